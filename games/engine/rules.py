@@ -1,0 +1,87 @@
+"""Rule sets: a scoring preset plus the options of RULES.md.
+
+A room stores ``RuleSet.to_dict()``; the engine, the rules page and the room form all read the
+same object, so the rules shown to players can never drift from the rules played.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
+
+COUNTDOWN = "countdown"
+PENALTY = "penalty"
+CHIPS = "chips"
+PRESETS = (COUNTDOWN, PENALTY, CHIPS)
+
+
+class RuleSetError(ValueError):
+    code = "bad_rules"
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    # Scoring preset: countdown (source 000, default), penalty (001) or chips (002).
+    scoring: str = COUNTDOWN
+    # 4 players, or 2 (a room option from source 001).
+    players: int = 4
+    # None = any number of wild okeys in a set (000/003); 1 = at most one, never an all-joker set (002).
+    max_jokers_per_set: int | None = None
+    # Countdown: every player starts at this many points.
+    start_points: int = 20
+    # Penalty: the match lasts 1 or 3 hands.
+    hands_per_match: int = 1
+    # Penalty: a prize pool split at the end of the match (0 = none). Play money only.
+    prize_pool: int = 0
+    # Chips: what each other player pays the finisher for a normal finish.
+    stake: int = 10
+    # Interpretation (common online): a wild okey may complete a pair.
+    okey_completes_pair: bool = True
+    # Renkten bitme (000): one-colour finishes score extra (countdown only).
+    color_finish: bool = False
+    # Göstergeyi çifte bağlama (000): a shown indicator counts as a pair for its owner.
+    indicator_binds_pair: bool = False
+    # Çift okey atma (000): finish with one okey, play on, finish with the second for x4.
+    double_okey: bool = False
+
+    def __post_init__(self) -> None:
+        if self.scoring not in PRESETS:
+            raise RuleSetError(f"unknown scoring preset '{self.scoring}'; use one of {', '.join(PRESETS)}")
+        if self.players not in (2, 4):
+            raise RuleSetError("a table has 4 or 2 players")
+        if self.max_jokers_per_set not in (None, 1):
+            raise RuleSetError("max_jokers_per_set is 1 or unlimited (None)")
+        if not 1 <= self.start_points <= 1000:
+            raise RuleSetError("start_points must be between 1 and 1000")
+        if self.hands_per_match not in (1, 3):
+            raise RuleSetError("a penalty match lasts 1 or 3 hands")
+        if self.prize_pool < 0 or self.stake < 0:
+            raise RuleSetError("prize pool and stake cannot be negative")
+        if self.scoring == CHIPS and self.max_jokers_per_set != 1:
+            # Source 002 plays its chip preset with at most one joker per set, always.
+            object.__setattr__(self, "max_jokers_per_set", 1)
+
+    @classmethod
+    def preset(cls, name: str = COUNTDOWN, **options: Any) -> RuleSet:
+        defaults: dict[str, Any] = {"scoring": name}
+        if name == CHIPS:
+            defaults["max_jokers_per_set"] = 1
+        return cls(**{**defaults, **options})
+
+    def with_options(self, **options: Any) -> RuleSet:
+        return replace(self, **options)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RuleSet:
+        known = {f.name for f in fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise RuleSetError(f"unknown rule option(s): {', '.join(sorted(unknown))}")
+        return cls(**data)
+
+    @property
+    def tiles_per_player(self) -> int:
+        return 14
