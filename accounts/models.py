@@ -1,5 +1,96 @@
-from django.contrib.auth.models import AbstractUser
+"""Players and their play-money chips.
+
+``User.username`` is the public nickname (rumuz). It is the only thing about a player that other
+players ever see, together with the public stats kept here; e-mail, real name and IP stay private
+(a salon rule: "Kullanıcı bilgileriniz bir başkası tarafından asla bilinmez").
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractUser, UserManager
+from django.db import models
+from django.db.models.functions import Lower
+from django.utils.translation import gettext_lazy as _
+
+from .validators import NICKNAME_MAX_LENGTH, validate_nickname_format
+
+
+def starting_chips() -> int:
+    """A callable default so the amount follows settings (and tests may override it)."""
+    return settings.OKEY_STARTING_CHIPS
+
+
+class PlayerManager(UserManager):
+    def get_by_natural_key(self, username: str) -> User:
+        # Logging in as "ali" finds "Ali": nicknames are unique case-insensitively.
+        return self.get(username__iexact=username)
 
 
 class User(AbstractUser):
     """A player. ``username`` is the public nickname (rumuz); everything else stays private."""
+
+    username = models.CharField(
+        _("rumuz"),
+        max_length=NICKNAME_MAX_LENGTH,
+        unique=True,
+        validators=[validate_nickname_format],
+        help_text=_("3–20 karakter: harf, rakam, nokta, tire ve alt çizgi."),
+        error_messages={"unique": _("Bu rumuz zaten kullanılıyor.")},
+    )
+    # Play money only: never bought, never paid out.
+    chips = models.PositiveBigIntegerField(_("çip"), default=starting_chips)
+    games_played = models.PositiveIntegerField(_("oynanan oyun"), default=0)
+    games_won = models.PositiveIntegerField(_("kazanılan oyun"), default=0)
+    # Sum of match scores, for a public ranking (the live-play issue adds to it).
+    score = models.IntegerField(_("puan"), default=0)
+
+    objects = PlayerManager()
+
+    class Meta(AbstractUser.Meta):
+        verbose_name = _("oyuncu")
+        verbose_name_plural = _("oyuncular")
+        constraints = [
+            models.UniqueConstraint(Lower("username"), name="accounts_user_username_ci_unique"),
+            models.CheckConstraint(condition=models.Q(chips__gte=0), name="accounts_user_chips_non_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return self.username
+
+    @property
+    def games_lost(self) -> int:
+        return max(self.games_played - self.games_won, 0)
+
+    @property
+    def win_rate(self) -> int:
+        """Percentage of games won, rounded; 0 before the first game."""
+        if not self.games_played:
+            return 0
+        return round(100 * self.games_won / self.games_played)
+
+
+class ChipTransaction(models.Model):
+    """Append-only ledger of chip movements, so every balance can be explained to staff."""
+
+    class Kind(models.TextChoices):
+        WELCOME = "welcome", _("hoş geldin çipi")
+        GAME = "game", _("oyun")
+        ADMIN = "admin", _("yönetici düzeltmesi")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chip_transactions", verbose_name=_("oyuncu")
+    )
+    amount = models.BigIntegerField(_("miktar"))
+    balance_after = models.PositiveBigIntegerField(_("sonraki bakiye"))
+    kind = models.CharField(_("tür"), max_length=16, choices=Kind.choices)
+    note = models.CharField(_("not"), max_length=200, blank=True)
+    created_at = models.DateTimeField(_("zaman"), auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("çip hareketi")
+        verbose_name_plural = _("çip hareketleri")
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.amount:+d} ({self.get_kind_display()})"

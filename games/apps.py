@@ -1,5 +1,46 @@
+import os
+import sys
+import threading
+
 from django.apps import AppConfig
+from django.conf import settings
 
 
 class GamesConfig(AppConfig):
     name = "games"
+    verbose_name = "Oyunlar"
+
+    def ready(self) -> None:
+        if settings.CELERY_INPROCESS_WORKER and serving_in_this_process():
+            start_inprocess_worker()
+
+
+def serving_in_this_process() -> bool:
+    """True in the dev server's serving process (not the autoreloader's watcher, not tests)."""
+    if len(sys.argv) < 2 or sys.argv[1] != "runserver":
+        return False
+    return "--noreload" in sys.argv or os.environ.get("RUN_MAIN") == "true"
+
+
+def start_inprocess_worker() -> None:
+    """Embedded mode: a Celery worker thread on the in-memory broker, plus a beat-like sweep thread,
+    so turn deadlines work with no Redis and no extra process (DESIGN.md, "Services and defaults")."""
+    from celery.contrib.testing.worker import start_worker
+
+    from okeysite.celery import app
+
+    worker = start_worker(app, pool="solo", concurrency=1, perform_ping_check=False, loglevel="WARNING",
+                          shutdown_timeout=5)
+    worker.__enter__()
+
+    def sweep_forever() -> None:
+        from games.tasks import sweep
+
+        stop = threading.Event()
+        while not stop.wait(10):
+            try:
+                sweep.delay()
+            except Exception:  # the sweep must never take the site down; the next tick retries
+                pass
+
+    threading.Thread(target=sweep_forever, name="okey-sweep", daemon=True).start()

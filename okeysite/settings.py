@@ -126,7 +126,10 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("CHANNELS_PREFIX", "okey")},
+            "CONFIG": {
+                # redis-py 8 reads with a 5 s socket timeout by default, the same as channels_redis's
+                # blocking pop: an idle socket would then die with a read timeout. Give it room.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 30, "socket_connect_timeout": 5}], "prefix": os.environ.get("CHANNELS_PREFIX", "okey")},
         }
     }
     CACHES = {
@@ -157,6 +160,30 @@ EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Okey Salonu <noreply@localhost>")
 
+# --- Accounts (django-allauth), rate limits, cache --------------------------------------------
+# The nickname (rumuz) is ``User.username``: shown as typed, unique case-insensitively. Players log
+# in with the nickname or the e-mail address. allauth's rate limits stay on (its defaults); they
+# count in the default cache above (local memory, or Redis when REDIS_URL is set), which is why a
+# real cache backend is configured even in the embedded default. The admin login is routed
+# through allauth's login in okeysite/urls.py so it is rate-limited too.
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_PRESERVE_USERNAME_CASING = True
+ACCOUNT_USERNAME_MIN_LENGTH = 3
+ACCOUNT_USERNAME_VALIDATORS = "accounts.validators.NICKNAME_VALIDATORS"
+# "mandatory" (default), "optional" or "none"; by code (default) or by link.
+ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "mandatory")
+ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED = env_bool("ACCOUNT_EMAIL_VERIFICATION_BY_CODE", True)
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Okey Salonu] "
+ACCOUNT_USER_DISPLAY = "accounts.selectors.display_name"
+ACCOUNT_RATE_LIMITS: dict = {}  # allauth's defaults; never False (that would switch them off)
+# Play-money chips every new account starts with. Chips are never money.
+OKEY_STARTING_CHIPS = int(os.environ.get("OKEY_STARTING_CHIPS", "1000"))
+
 LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
@@ -172,4 +199,8 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+}
+
+CELERY_BEAT_SCHEDULE = {
+    "games-sweep": {"task": "games.sweep", "schedule": 10.0},
 }

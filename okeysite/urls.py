@@ -1,10 +1,17 @@
+from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.urls import include, path
-from django.views.generic import TemplateView
+
+from salons import views as salon_views
+
+# The admin signs in through allauth's login, which is rate-limited (brute force on staff accounts).
+admin.site.login = secure_admin_login(admin.site.login)
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("", TemplateView.as_view(template_name="home.html"), name="home"),
+    path("", include("accounts.urls")),
+    path("", include("salons.urls")),
+    path("", salon_views.lobby, name="home"),
 ]

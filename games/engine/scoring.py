@@ -6,8 +6,18 @@ finish for the finisher, and hand/match scoring uses it to move points and chips
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from .finish import ORDERED_COLOR, PAIRS, UNORDERED_COLOR, Finish
 from .rules import CHIPS, COUNTDOWN, PENALTY, RuleSet
+
+if TYPE_CHECKING:  # hand.py imports finish.py, which may import this module: no import cycle at run time
+    from .hand import HandResult, HandState
+
+# How a hand ended (the same strings as hand.FINISHED / hand.PILE_OUT).
+FINISHED = "finished"
+PILE_OUT = "pile_out"
 
 # Large enough to outrank every other finish: a sıralı renk ends the countdown match at once.
 ORDERED_COLOR_VALUE = 10_000
@@ -29,3 +39,131 @@ def finish_value(finish: Finish, rules: RuleSet, *, double_okey: bool = False) -
     if rules.scoring == CHIPS:
         return rules.stake * (2 if pairs else 1) * (2 if finish.okey_finish else 1)
     raise ValueError(rules.scoring)
+
+
+# -- hand scoring -----------------------------------------------------------------------------------
+
+#: Penalty preset: the prize-pool cut-off per match length (source 001: 40 for 1 hand, 80 for 3).
+PRIZE_LIMITS = {1: 40, 3: 80}
+#: The share of the prize pool that may go to players other than the winner(s), in percent.
+RUNNERS_UP_PERCENT = 25
+
+
+def indicator_deltas(seat: int, rules: RuleSet, players: int) -> list[int]:
+    """What showing the indicator moves, per seat. Applied at once (live scores), recorded with the hand."""
+    if rules.scoring == COUNTDOWN:
+        return [0 if other == seat else -1 for other in range(players)]
+    if rules.scoring == PENALTY:
+        return [0 if other == seat else 10 for other in range(players)]
+    return [0] * players  # chips: the indicator is not scored (source 002)
+
+
+def hand_score_deltas(
+    state_or_result: HandState | HandResult,
+    rules: RuleSet | None = None,
+    *,
+    scores: Sequence[int] | None = None,
+) -> list[int]:
+    """Per seat, how a hand moves the scores: points (countdown), penalty points or chips.
+
+    Takes a finished hand, its ``HandResult``, or a hand still running (then only the indicators
+    shown so far count, which is what a live scoreboard needs). A sıralı renk finish sends everyone
+    else to 0; that depends on their scores, so pass ``scores`` to get exact deltas (without them
+    each other seat gets ``-ORDERED_COLOR_VALUE``, which is "to 0 or below").
+    """
+    from .hand import HandState
+
+    if isinstance(state_or_result, HandState):
+        rules = rules or state_or_result.rules
+        result = state_or_result.result
+        players = state_or_result.players
+        shown: Sequence[int] = result.shown_indicators if result else state_or_result.shown_indicators
+    else:
+        result = state_or_result
+        players = result.players
+        shown = result.shown_indicators
+    if rules is None:
+        raise ValueError("a HandResult needs its rule set to be scored")
+    deltas = [0] * players
+    for seat in shown:
+        deltas = [a + b for a, b in zip(deltas, indicator_deltas(seat, rules, players), strict=True)]
+    if result is None:
+        return deltas
+    if result.reason == PILE_OUT:
+        if rules.scoring == PENALTY:
+            deltas = [delta + 10 for delta in deltas]
+        return deltas
+    finisher, finish = result.finisher, result.finish
+    if finisher is None or finish is None:
+        raise ValueError("a finished hand without its finisher")
+    value = finish_value(finish, rules, double_okey=result.double_okey)
+    others = [seat for seat in range(players) if seat != finisher]
+    if rules.scoring == COUNTDOWN:
+        if rules.color_finish and finish.color == ORDERED_COLOR:
+            for seat in others:
+                deltas[seat] = -scores[seat] if scores is not None else -ORDERED_COLOR_VALUE
+        else:
+            for seat in others:
+                deltas[seat] -= value
+    elif rules.scoring == PENALTY:
+        for seat in others:
+            deltas[seat] += value
+    else:
+        for seat in others:
+            deltas[seat] -= value
+        deltas[finisher] += value * len(others)
+    return deltas
+
+
+def ends_match_at_once(result: HandResult, rules: RuleSet) -> bool:
+    """A sıralı renk (option) ends a countdown match whatever the scores."""
+    return (
+        rules.scoring == COUNTDOWN and rules.color_finish and result.reason == FINISHED
+        and result.finish is not None and result.finish.color == ORDERED_COLOR
+    )
+
+
+# -- prize pool (penalty preset) ---------------------------------------------------------------------
+
+
+def _largest_remainder(total: int, weights: Sequence[int]) -> list[int]:
+    """Split ``total`` in proportion to ``weights`` into integers that sum to it exactly.
+
+    Hamilton's method: everyone gets the floor of their quota, the units left go to the largest
+    fractional parts; equal fractions go to the earlier seat so the split is deterministic.
+    """
+    weight_sum = sum(weights)
+    floors = [total * weight // weight_sum for weight in weights]
+    fractions = [total * weight % weight_sum for weight in weights]
+    left = total - sum(floors)
+    for index in sorted(range(len(weights)), key=lambda i: (-fractions[i], i))[:left]:
+        floors[index] += 1
+    return floors
+
+
+def split_prize_pool(pool: int, penalties: Sequence[int], hands_per_match: int) -> list[int]:
+    """Source 001's prize pool, per seat: integers that always sum to ``pool``.
+
+    The winner (lowest penalty; tied winners share) gets at least 75 %. The other 25 % goes to the
+    other players below the limit (40 penalty points for a 1-hand match, 80 for 3 hands) in
+    proportion to how far below it they are (*interpretation*); if nobody qualifies the winner gets
+    it all, so no chip is ever left unassigned.
+    """
+    if pool < 0:
+        raise ValueError("a prize pool cannot be negative")
+    players = len(penalties)
+    shares = [0] * players
+    if pool == 0 or players == 0:
+        return shares
+    limit = PRIZE_LIMITS[hands_per_match]
+    best = min(penalties)
+    winners = [seat for seat, penalty in enumerate(penalties) if penalty == best]
+    runners_up = [seat for seat, penalty in enumerate(penalties) if seat not in winners and penalty < limit]
+    runners_up_part = pool * RUNNERS_UP_PERCENT // 100 if runners_up else 0
+    for seat, share in zip(winners, _largest_remainder(pool - runners_up_part, [1] * len(winners)), strict=True):
+        shares[seat] = share
+    if runners_up:
+        weights = [limit - penalties[seat] for seat in runners_up]
+        for seat, share in zip(runners_up, _largest_remainder(runners_up_part, weights), strict=True):
+            shares[seat] = share
+    return shares

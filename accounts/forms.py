@@ -1,0 +1,34 @@
+"""Sign-up: allauth's form, with the salon rules to accept and friendlier labels."""
+
+from __future__ import annotations
+
+from allauth.account.forms import SignupForm as AllauthSignupForm
+from django import forms
+from django.urls import reverse_lazy
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+
+class SignupForm(AllauthSignupForm):
+    accept_rules = forms.BooleanField(
+        label=_("Salon kurallarını okudum ve kabul ediyorum"),
+        required=True,
+        error_messages={"required": _("Devam etmek için salon kurallarını kabul edin.")},
+    )
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+        if "username" in self.fields:
+            self.fields["username"].label = _("Rumuz")
+            self.fields["username"].help_text = _(
+                "Diğer oyuncuların göreceği tek bilginiz. 3–20 karakter: harf, rakam, nokta, tire, alt çizgi."
+            )
+            self.fields["username"].widget.attrs.update({"placeholder": _("Rumuz"), "autocomplete": "username"})
+        if "email" in self.fields:
+            self.fields["email"].help_text = _("Kimseye gösterilmez; yalnızca doğrulama ve şifre sıfırlama için.")
+        self.fields["accept_rules"].help_text = format_html(
+            '<a href="{}" target="_blank" rel="noopener">{}</a>', reverse_lazy("salons:rules"), _("Kuralları oku")
+        )
+        # Keep the rules box last, after the passwords.
+        self.order_fields([name for name in self.fields if name != "accept_rules"] + ["accept_rules"])

@@ -1,0 +1,202 @@
+"""The table socket, ``/ws/tables/<id>/``: thin on purpose.
+
+It authenticates (session), parses and bounds every message, rate-limits, calls one service and
+answers. Every frame it sends was built on the server for this user's seat (or the public view).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils.translation import gettext as _
+
+from games import events, selectors, services
+
+MAX_FRAME_BYTES = 2048
+# Token bucket per connection: a burst of 12 messages, refilled at 4 a second.
+RATE_BURST = 12
+RATE_PER_SECOND = 4.0
+
+
+class TableConsumer(AsyncJsonWebsocketConsumer):
+    async def connect(self) -> None:
+        events.remember_server_loop()
+        self.user = self.scope.get("user")
+        self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
+        self.groups_joined: list[str] = []
+        self.seated = False
+        self.tokens = float(RATE_BURST)
+        self.refilled = time.monotonic()
+        if self.user is None or not self.user.is_authenticated:
+            await self.close(code=4401)
+            return
+        access = await database_sync_to_async(table_access)(self.user, self.table_id)
+        if access is not None:
+            await self.close(code=access)
+            return
+        for group in (events.watch_group(self.table_id), events.user_group(self.table_id, self.user.id),
+                      f"table-{self.table_id}"):
+            await self.channel_layer.group_add(group, self.channel_name)
+            self.groups_joined.append(group)
+        await self.accept()
+        await self.send_state()
+
+    async def disconnect(self, code: int) -> None:
+        for group in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    # -- from the client -------------------------------------------------------------------------
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
+        if text_data is None or len(text_data.encode()) > MAX_FRAME_BYTES:
+            await self.send_error("bad_message", _("Mesaj çok büyük ya da metin değil."))
+            return
+        try:
+            content = json.loads(text_data)
+        except ValueError:
+            await self.send_error("bad_message", _("Mesaj JSON değil."))
+            return
+        await self.receive_json(content)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if not isinstance(content, dict) or not isinstance(content.get("type"), str):
+            await self.send_error("bad_message", _("Mesajın bir türü olmalı."))
+            return
+        if not self.take_token():
+            await self.send_error("rate_limited", _("Çok hızlı; biraz yavaşlayın."))
+            return
+        kind = content["type"]
+        try:
+            if kind in services.PLAYER_ACTIONS:
+                await database_sync_to_async(services.play)(
+                    user=self.user, table_id=self.table_id, action=kind, move=content.get("move"),
+                    args={key: value for key, value in content.items() if key not in ("type", "move")},
+                )
+            elif kind == "ready":
+                await database_sync_to_async(services.mark_ready)(user=self.user, table_id=self.table_id)
+            elif kind == "start":
+                await database_sync_to_async(services.start_match)(user=self.user, table_id=self.table_id)
+            elif kind == "chat":
+                await database_sync_to_async(post_table_chat)(self.user, self.table_id, content.get("text"))
+            elif kind == "state":
+                await self.send_state()
+            elif kind == "arrange":
+                order = await database_sync_to_async(selectors.arrangement_for)(
+                    user=self.user, table_id=self.table_id, by=content.get("by")
+                )
+                await self.send_json({"type": "arrangement", "order": order})
+            else:
+                await self.send_error("bad_action", _("Bilinmeyen mesaj türü."))
+        except services.GameError as error:
+            await self.send_json({"type": "error", **error.to_dict()})
+            if error.code in ("stale", "hand_over"):
+                await self.send_state()
+        except ChatRefused as error:
+            await self.send_error(error.code, str(error))
+
+    def take_token(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(RATE_BURST, self.tokens + (now - self.refilled) * RATE_PER_SECOND)
+        self.refilled = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    async def send_error(self, code: str, message: str) -> None:
+        await self.send_json({"type": "error", "code": code, "message": message})
+
+    async def send_state(self) -> None:
+        frame, seated = await database_sync_to_async(state_frame_for)(self.user, self.table_id)
+        self.seated = seated
+        await self.send_json(frame)
+
+    # -- from the channel layer ----------------------------------------------------------------------
+
+    async def game_frame(self, message: dict[str, Any]) -> None:
+        if message.get("public"):
+            if self.seated:
+                return
+        else:
+            self.seated = True
+        await self.send_json(message["frame"])
+
+    async def game_refresh(self, message: dict[str, Any]) -> None:
+        await self.send_state()
+
+    async def seat_changed(self, message: dict[str, Any]) -> None:
+        await self.send_json({"type": "seats", **{k: v for k, v in message.items() if k != "type"}})
+        await self.send_state()
+
+    async def chat_message(self, message: dict[str, Any]) -> None:
+        await self.send_json({"type": "chat", **{k: v for k, v in message.items() if k != "type"}})
+
+    async def user_kicked(self, message: dict[str, Any]) -> None:
+        """Moderation or the room owner removed this user: close their socket."""
+        if message.get("user_id") == self.user.id:
+            await self.close(code=4403)
+
+
+class ChatRefused(Exception):
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+
+
+def table_access(user, table_id: int) -> int | None:
+    """None when the user may open this table's socket, else the close code."""
+    from salons.models import Table
+
+    table = Table.objects.select_related("room").filter(pk=table_id).first()
+    if table is None:
+        return 4404
+    from salons import selectors as salon_selectors
+
+    if salon_selectors.room_access_error(room=table.room, user=user) is not None:
+        return 4403
+    return None
+
+
+def state_frame_for(user, table_id: int) -> tuple[dict[str, Any], bool]:
+    match = selectors.current_match(table_id)
+    if match is None:
+        return {"type": "state", "match": None, "hand": None, "players": [], "events": [],
+                "table": pre_game_info(table_id, user)}, False
+    seat = selectors.seat_of(match, user)
+    hand = selectors.latest_hand(match)
+    frame = selectors.table_frame(match=match, hand=hand, seat=seat)
+    frame["table"] = pre_game_info(table_id, user)
+    return frame, seat is not None and match.status == match.Status.RUNNING
+
+
+def pre_game_info(table_id: int, user) -> dict[str, Any]:
+    """Seats and ready marks, public: nicknames only."""
+    from games.models import ReadyMark
+    from salons.models import Seat, Table
+
+    table = Table.objects.select_related("room").get(pk=table_id)
+    ready = set(ReadyMark.objects.filter(table_id=table_id).values_list("user_id", flat=True))
+    seats = [
+        {"position": seat.position, "nickname": seat.user.username if seat.user_id else None,
+         "ready": seat.user_id in ready}
+        for seat in Seat.objects.filter(table_id=table_id).select_related("user").order_by("position")
+    ]
+    return {"id": table.id, "status": table.status, "room": table.room_id, "is_owner": table.room.owner_id == user.id,
+            "seats": seats}
+
+
+def post_table_chat(user, table_id: int, text: Any) -> None:
+    from salons import services as salon_services
+    from salons.models import Table
+
+    if not isinstance(text, str):
+        raise ChatRefused("bad_message", _("Mesaj metni eksik."))
+    table = Table.objects.select_related("room").get(pk=table_id)
+    try:
+        salon_services.post_chat_message(user=user, room=table.room, table=table, text=text)
+    except salon_services.ServiceError as error:
+        raise ChatRefused(error.code, str(error)) from None

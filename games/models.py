@@ -1,0 +1,116 @@
+"""Matches, hands and the append-only move log.
+
+The engine's state lives in JSON (``Hand.state``: racks, pile, deck — server-side only); the move
+counter and deadline are columns so that services can check a client's move number and Celery can
+find overdue turns with one indexed query. Every hand can be rebuilt from its deal and ``Move`` rows.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        RUNNING = "running", _("sürüyor")
+        FINISHED = "finished", _("bitti")
+        ABANDONED = "abandoned", _("yarıda kaldı")
+
+    table = models.ForeignKey("salons.Table", on_delete=models.CASCADE, related_name="matches")
+    rules = models.JSONField(_("kurallar"))
+    turn_seconds = models.PositiveSmallIntegerField(_("hamle süresi"), default=20)
+    status = models.CharField(_("durum"), max_length=12, choices=Status.choices, default=Status.RUNNING)
+    # The engine's MatchState (scores, hands played, next starting seat).
+    state = models.JSONField(default=dict)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("maç")
+        verbose_name_plural = _("maçlar")
+        indexes = [models.Index(fields=["table", "status"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"], condition=models.Q(status="running"), name="one_running_match_per_table"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.table}"
+
+
+class MatchPlayer(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="players")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="match_seats")
+    score = models.IntegerField(default=0)
+    timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+    away = models.BooleanField(default=False)
+    is_winner = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat"], name="one_player_per_match_seat"),
+            models.UniqueConstraint(fields=["match", "user"], name="one_seat_per_match_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}:{self.seat} {self.user}"
+
+
+class Hand(models.Model):
+    class Status(models.TextChoices):
+        PLAYING = "playing", _("oynanıyor")
+        OVER = "over", _("bitti")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    # Engine HandState.to_dict(): holds every rack and the pile. Never sent to a client as is.
+    state = models.JSONField()
+    move = models.PositiveIntegerField(default=0)
+    turn_seat = models.PositiveSmallIntegerField(default=0)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [models.UniqueConstraint(fields=["match", "number"], name="one_hand_number_per_match")]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}/{self.number}"
+
+
+class Move(models.Model):
+    """Append-only: who did what, when, at which move number. Never updated or deleted."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="moves")
+    number = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField(null=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    action = models.CharField(max_length=20)
+    args = models.JSONField(default=dict)
+    auto = models.BooleanField(default=False, help_text="played by the server for a player out of time")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["hand", "number"]
+        constraints = [models.UniqueConstraint(fields=["hand", "number"], name="one_move_per_number")]
+
+    def __str__(self) -> str:
+        return f"{self.hand_id}#{self.number} {self.action}"
+
+
+class ReadyMark(models.Model):
+    """A seated player said they are ready to start; all seated and ready starts the match."""
+
+    table = models.ForeignKey("salons.Table", on_delete=models.CASCADE, related_name="ready_marks")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "user"], name="one_ready_mark_per_user")]

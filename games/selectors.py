@@ -1,0 +1,86 @@
+"""Read side of live play: the frames each client may see, built on the server."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from games.engine import hand as engine_hand
+from games.engine import match as engine_match
+from games.models import Hand, Match, MatchPlayer
+
+
+def current_match(table_id: int) -> Match | None:
+    """The running match, or else the most recent one (its result screen)."""
+    return Match.objects.filter(table_id=table_id).order_by("-started_at", "-pk").first()
+
+
+def latest_hand(match: Match) -> Hand | None:
+    return match.hands.order_by("-number").first()
+
+
+def seat_of(match: Match, user) -> int | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return MatchPlayer.objects.filter(match=match, user=user).values_list("seat", flat=True).first()
+
+
+def players_public(match: Match) -> list[dict[str, Any]]:
+    """Nicknames and public flags only: never an e-mail or any other private field."""
+    return [
+        {"seat": player.seat, "nickname": player.user.username, "away": player.away,
+         "score": player.score, "winner": player.is_winner}
+        for player in match.players.select_related("user").order_by("seat")
+    ]
+
+
+def table_frame(*, match: Match, hand: Hand | None, seat: int | None,
+                players: list[dict[str, Any]] | None = None, since: int | None = None) -> dict[str, Any]:
+    """One ``state`` frame for a seat (or a spectator when ``seat`` is None)."""
+    match_state = engine_match.MatchState.from_dict(match.state)
+    frame: dict[str, Any] = {
+        "type": "state",
+        "match": {
+            "id": match.id,
+            "status": match.status,
+            "turn_seconds": match.turn_seconds,
+            **match_state.public(),
+        },
+        "players": players if players is not None else players_public(match),
+        "hand": None,
+        "events": [],
+    }
+    if hand is not None:
+        state = engine_hand.HandState.from_dict(hand.state)
+        frame["hand"] = {
+            "id": hand.id,
+            "number": hand.number,
+            "deadline": hand.deadline.isoformat() if hand.deadline else None,
+            **engine_hand.view_for(state, seat),
+        }
+        frame["match"]["live_scores"] = engine_match.live_scores(match_state, state)
+        frame["move"] = hand.move
+        if since is not None:
+            frame["events"] = [event for event in state.events if event.get("move", 0) > since]
+    return frame
+
+
+def arrangement_for(*, user, table_id: int, by: Any) -> list[list[str]]:
+    """The "sort by sets / pairs" buttons: groups first, then the loose tiles, for the user's own rack."""
+    from games.engine.arrange import arrange_by_pairs, arrange_by_sets
+    from games.engine.tiles import format_tile
+    from games.services import GameError
+
+    if by not in ("sets", "pairs"):
+        raise GameError("bad_argument", _("Dizme türü 'sets' ya da 'pairs' olmalı."), field="by")
+    match = current_match(table_id)
+    hand = latest_hand(match) if match is not None else None
+    seat = seat_of(match, user) if match is not None else None
+    if hand is None or seat is None:
+        raise GameError("not_a_player", _("Bu masada oyuncu değilsiniz."))
+    state = engine_hand.HandState.from_dict(hand.state)
+    arrange = arrange_by_sets if by == "sets" else arrange_by_pairs
+    arrangement = arrange(state.racks[seat], state.okey, state.rules)
+    groups = [[format_tile(tile) for tile in group] for group in arrangement.groups]
+    return [*groups, [format_tile(tile) for tile in arrangement.loose]]

@@ -1,0 +1,391 @@
+"""Every state change of live play, one function per use case (DESIGN.md, layer 2).
+
+Each runs in a transaction, locks the rows it changes, checks the move number the client saw,
+calls the pure engine, writes the new state and the append-only move log, and only after commit
+publishes per-seat views and schedules the turn deadline. Consumers, Celery tasks and the admin call
+these; nothing else writes a Match, Hand or Move.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import events
+from games.engine import hand as engine_hand
+from games.engine import match as engine_match
+from games.engine.autoplay import auto_move
+from games.engine.errors import EngineError
+from games.engine.rules import CHIPS, RuleSet
+from games.models import Hand, Match, MatchPlayer, Move, ReadyMark
+from salons.models import Seat, Table
+
+log = logging.getLogger(__name__)
+
+# After this many turns in a row played by the server, the player is marked away.
+AWAY_AFTER_TIMEOUTS = 3
+# An away player's turn is played almost at once (a short beat so others can follow it).
+AWAY_TURN_SECONDS = 1
+# The finished hand stays on screen this long before the next one is dealt.
+NEXT_HAND_PAUSE_SECONDS = 6
+# Actions a client may send to the engine; anything else is rejected before the engine sees it.
+PLAYER_ACTIONS = ("draw", "discard", "finish", "show_indicator", "declare_pairs", "take_indicator", "lay_first_okey")
+
+
+class GameError(Exception):
+    """An action a user cannot take now; ``code`` is stable, the message translated."""
+
+    def __init__(self, code: str, message: str, **details: Any):
+        super().__init__(message)
+        self.code = code
+        self.details = details
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "message": str(self), **self.details}
+
+
+# Engine codes shown to users in their language; the engine's own English text is the fallback.
+ENGINE_MESSAGES = {
+    "not_your_turn": lambda: _("Sıra sizde değil."),
+    "must_draw_first": lambda: _("Önce taş çekmelisiniz."),
+    "already_drew": lambda: _("Bu turda zaten taş çektiniz."),
+    "tile_not_in_rack": lambda: _("Bu taş ıstakanızda yok."),
+    "discard_pile_empty": lambda: _("Alınacak atılmış taş yok."),
+    "invalid_finish": lambda: _("Bu taşlarla el bitmiyor."),
+    "hand_over": lambda: _("El bitti."),
+    "not_first_turn": lambda: _("Gösterge yalnızca ilk turunuzda, ilk atışınızdan önce gösterilebilir."),
+    "no_indicator_tile": lambda: _("Göstergenin eşi sizde değil."),
+    "already_shown": lambda: _("Göstergeyi zaten gösterdiniz."),
+    "already_declared": lambda: _("Zaten çifte gidiyorsunuz."),
+    "option_off": lambda: _("Bu masanın kurallarında bu seçenek kapalı."),
+    "bad_source": lambda: _("Taş ortadan ya da önceki oyuncunun attığından çekilir."),
+    "bad_tile": lambda: _("Geçersiz taş."),
+    "bad_action": lambda: _("Geçersiz hamle."),
+}
+
+
+def engine_error(error: EngineError) -> GameError:
+    message = ENGINE_MESSAGES.get(error.code)
+    text = message() if message else str(error)
+    details = {key: value for key, value in error.details.items() if isinstance(value, str | int | bool | None)}
+    if error.code == "invalid_finish":
+        details["reason"] = str(error)
+    return GameError(error.code, text, **details)
+
+
+@dataclass
+class Outcome:
+    """What a service did, for the caller (the consumer answers the sender with it)."""
+
+    hand_id: int
+    move: int
+
+
+# -- starting ------------------------------------------------------------------------------------------
+
+
+def mark_ready(*, user, table_id: int) -> Match | None:
+    """A seated player is ready; when every seat is taken and ready, the match starts."""
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        if not Seat.objects.filter(table=table, user=user).exists():
+            raise GameError("not_seated", _("Önce bir sandalyeye oturun."))
+        if table.status == Table.Status.PLAYING:
+            raise GameError("already_playing", _("Bu masada oyun zaten sürüyor."))
+        ReadyMark.objects.get_or_create(table=table, user=user)
+        seats = list(Seat.objects.filter(table=table).order_by("position"))
+        players = RuleSet.from_dict(table.room.rules).players
+        seated = [seat.user_id for seat in seats if seat.user_id]
+        ready = set(ReadyMark.objects.filter(table=table).values_list("user_id", flat=True))
+        transaction.on_commit(lambda: events.publish_table_lobby(table.id))
+        if len(seated) == players and set(seated) <= ready:
+            return _start_match(table=table, seats=seats)
+    return None
+
+
+def start_match(*, user, table_id: int) -> Match:
+    """The room owner starts the match once every seat is taken (no need to wait for ready marks)."""
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        if table.room.owner_id != user.id:
+            raise GameError("not_owner", _("Maçı yalnızca oda sahibi başlatabilir."))
+        if table.status == Table.Status.PLAYING:
+            raise GameError("already_playing", _("Bu masada oyun zaten sürüyor."))
+        seats = list(Seat.objects.filter(table=table).order_by("position"))
+        players = RuleSet.from_dict(table.room.rules).players
+        if sum(1 for seat in seats if seat.user_id) != players:
+            raise GameError("table_not_full", _("Maç için bütün sandalyeler dolu olmalı."))
+        return _start_match(table=table, seats=seats)
+
+
+def _start_match(*, table: Table, seats: list[Seat], seed: str | None = None) -> Match:
+    rules = RuleSet.from_dict(table.room.rules)
+    match_state = engine_match.start_match(rules, seed=seed)
+    match = Match.objects.create(
+        table=table, rules=rules.to_dict(), turn_seconds=table.room.turn_seconds, state=match_state.to_dict()
+    )
+    MatchPlayer.objects.bulk_create(
+        MatchPlayer(match=match, seat=seat.position, user_id=seat.user_id, score=match_state.scores[seat.position])
+        for seat in seats
+        if seat.user_id
+    )
+    ReadyMark.objects.filter(table=table).delete()
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.PLAYING)
+    _deal_hand(match=match, match_state=match_state)
+    return match
+
+
+def _deal_hand(*, match: Match, match_state: engine_match.MatchState) -> Hand:
+    state = engine_match.start_next_hand(match_state)
+    hand = Hand.objects.create(
+        match=match,
+        number=match_state.hands_played,
+        state=state.to_dict(),
+        move=state.move,
+        turn_seat=state.turn,
+        deadline=_deadline_for(match, state),
+    )
+    Move.objects.create(hand=hand, number=0, action="deal", args={"starting_seat": state.starting_seat})
+    _after_commit(hand=hand, since=0)
+    return hand
+
+
+# -- playing -------------------------------------------------------------------------------------------
+
+
+def play(*, user, table_id: int, action: str, move: Any, args: dict[str, Any] | None = None) -> Outcome:
+    """Apply one player action. A stale ``move`` (not the hand's current number) is refused whole."""
+    if action not in PLAYER_ACTIONS:
+        raise GameError("bad_action", _("Geçersiz hamle."))
+    if not isinstance(move, int) or isinstance(move, bool):
+        raise GameError("bad_move_number", _("Hamle numarası eksik ya da geçersiz."))
+    args = _clean_args(action, args or {})
+    with transaction.atomic():
+        hand = _lock_current_hand(table_id)
+        player = MatchPlayer.objects.select_for_update().filter(match_id=hand.match_id, user=user).first()
+        if player is None:
+            raise GameError("not_a_player", _("Bu masada oyuncu değilsiniz."))
+        if move != hand.move:
+            raise GameError("stale", _("Masa değişti; güncel durum gönderildi."), move=hand.move)
+        state = engine_hand.HandState.from_dict(hand.state)
+        try:
+            new_state = engine_hand.apply(state, player.seat, action, **args)
+        except EngineError as error:
+            raise engine_error(error) from None
+        if player.timeouts_in_row or player.away:
+            # Acting again brings an away player back.
+            MatchPlayer.objects.filter(pk=player.pk).update(timeouts_in_row=0, away=False)
+        _save_move(hand=hand, state=state, new_state=new_state, seat=player.seat, user=user,
+                   action=action, args=args, auto=False)
+        return Outcome(hand_id=hand.id, move=hand.move)
+
+
+def _clean_args(action: str, args: dict[str, Any]) -> dict[str, Any]:
+    """Only the fields an action takes, each a short string: the engine never sees anything else."""
+    wanted = {"draw": ("source",), "discard": ("tile",), "finish": ("tile",)}.get(action, ())
+    clean: dict[str, Any] = {}
+    for name in wanted:
+        value = args.get(name)
+        if not isinstance(value, str) or not 0 < len(value) <= 8:
+            raise GameError("bad_argument", _("Eksik ya da geçersiz alan: %(name)s") % {"name": name}, field=name)
+        clean[name] = value
+    return clean
+
+
+def resolve_timeout(*, hand_id: int, move: int) -> bool:
+    """The turn's time ran out: the server draws and discards for the player (idempotent).
+
+    Does nothing when the hand has moved on since the task was scheduled or the deadline is not yet
+    reached, so a duplicate or early task is harmless.
+    """
+    with transaction.atomic():
+        hand = Hand.objects.select_for_update().filter(pk=hand_id).first()
+        if hand is None or hand.status != Hand.Status.PLAYING or hand.move != move:
+            return False
+        if hand.deadline is None or hand.deadline > timezone.now():
+            return False
+        state = engine_hand.HandState.from_dict(hand.state)
+        seat = state.turn
+        player = MatchPlayer.objects.select_for_update().get(match_id=hand.match_id, seat=seat)
+        new_state, _events = auto_move(state, seat)
+        timeouts = player.timeouts_in_row + 1
+        MatchPlayer.objects.filter(pk=player.pk).update(
+            timeouts_in_row=timeouts, away=player.away or timeouts >= AWAY_AFTER_TIMEOUTS
+        )
+        _save_move(hand=hand, state=state, new_state=new_state, seat=seat, user=None,
+                   action="timeout", args={}, auto=True)
+        return True
+
+
+def _save_move(*, hand: Hand, state, new_state, seat: int | None, user, action: str,
+               args: dict[str, Any], auto: bool) -> None:
+    """Write the new state and one Move row per engine move; start the next turn's clock."""
+    first_new = state.move + 1
+    moves = [
+        Move(hand=hand, number=number, seat=seat, user=user, action=_event_action(new_state, number, action),
+             args=args if not auto else {}, auto=auto)
+        for number in range(first_new, new_state.move + 1)
+    ]
+    Move.objects.bulk_create(moves)
+    turn_changed = new_state.turn != state.turn
+    hand.state = new_state.to_dict()
+    hand.move = new_state.move
+    hand.turn_seat = new_state.turn
+    match = hand.match
+    if new_state.is_over:
+        hand.status = Hand.Status.OVER
+        hand.finished_at = timezone.now()
+        hand.deadline = None
+    elif turn_changed:
+        hand.deadline = _deadline_for(match, new_state)
+    hand.save(update_fields=["state", "move", "turn_seat", "status", "finished_at", "deadline"])
+    if new_state.is_over:
+        _record_hand(hand=hand, state=new_state)
+    _after_commit(hand=hand, since=state.move)
+
+
+def _event_action(state, number: int, fallback: str) -> str:
+    for event in state.events:
+        if event.get("move") == number:
+            return str(event.get("type", fallback))[:20]
+    return fallback
+
+
+def _deadline_for(match: Match, state) -> Any:
+    away = MatchPlayer.objects.filter(match=match, seat=state.turn, away=True).exists()
+    seconds = AWAY_TURN_SECONDS if away else match.turn_seconds
+    return timezone.now() + timedelta(seconds=seconds)
+
+
+# -- ending hands and matches ------------------------------------------------------------------------
+
+
+def _record_hand(*, hand: Hand, state) -> None:
+    match = Match.objects.select_for_update().get(pk=hand.match_id)
+    match_state = engine_match.MatchState.from_dict(match.state)
+    before = list(match_state.scores)
+    match_state = engine_match.record_hand(match_state, state)
+    match.state = match_state.to_dict()
+    players = {player.seat: player for player in MatchPlayer.objects.select_for_update().filter(match=match)}
+    for seat, player in players.items():
+        player.score = match_state.scores[seat]
+    if match_state.rules.scoring == CHIPS:
+        _settle_chips(players=players, deltas=[a - b for a, b in zip(match_state.scores, before, strict=True)])
+    if engine_match.is_over(match_state):
+        winners = set(engine_match.winners(match_state))
+        for seat, player in players.items():
+            player.is_winner = seat in winners
+        match.status = Match.Status.FINISHED
+        match.finished_at = timezone.now()
+        _count_match_for_users(players=players, winners=winners)
+        Table.objects.filter(pk=match.table_id).update(status=Table.Status.WAITING)
+    MatchPlayer.objects.bulk_update(players.values(), ["score", "is_winner"])
+    match.save(update_fields=["state", "status", "finished_at"])
+
+
+def _settle_chips(*, players: dict[int, MatchPlayer], deltas: list[int]) -> None:
+    """Chip tables settle every hand at once: each loser pays what they owe, or all they have, and
+    the winner(s) receive exactly what was paid (play money only; a balance never goes below 0)."""
+    User = get_user_model()
+    users = {user.pk: user for user in User.objects.select_for_update().filter(
+        pk__in=[player.user_id for player in players.values()])}
+    paid = 0
+    for seat, delta in enumerate(deltas):
+        if delta < 0 and seat in players:
+            user = users[players[seat].user_id]
+            payment = min(-delta, user.chips)
+            user.chips -= payment
+            paid += payment
+    owed = sum(delta for delta in deltas if delta > 0)
+    for seat, delta in enumerate(deltas):
+        if delta > 0 and seat in players and owed:
+            users[players[seat].user_id].chips += paid * delta // owed
+    User.objects.bulk_update(users.values(), ["chips"])
+
+
+def _count_match_for_users(*, players: dict[int, MatchPlayer], winners: set[int]) -> None:
+    from django.db.models import F
+
+    User = get_user_model()
+    ids = [player.user_id for player in players.values()]
+    User.objects.filter(pk__in=ids).update(games_played=F("games_played") + 1)
+    won = [player.user_id for seat, player in players.items() if seat in winners]
+    if won:
+        User.objects.filter(pk__in=won).update(games_won=F("games_won") + 1)
+
+
+def start_next_hand(*, match_id: int) -> Hand | None:
+    """Deal the next hand once the pause after the last one has passed (idempotent)."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None or match.status != Match.Status.RUNNING:
+            return None
+        last = match.hands.order_by("-number").first()
+        if last is not None and last.status != Hand.Status.OVER:
+            return None
+        match_state = engine_match.MatchState.from_dict(match.state)
+        if last is not None and last.number + 1 != match_state.hands_played:
+            return None
+        return _deal_hand(match=match, match_state=match_state)
+
+
+def abandon_match(*, table_id: int, reason: str) -> None:
+    """Staff or a site ban ends a match early; nobody wins it."""
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        match = Match.objects.select_for_update().filter(table=table, status=Match.Status.RUNNING).first()
+        if match is None:
+            return
+        Hand.objects.filter(match=match, status=Hand.Status.PLAYING).update(status=Hand.Status.OVER, deadline=None)
+        match.status = Match.Status.ABANDONED
+        match.finished_at = timezone.now()
+        match.save(update_fields=["status", "finished_at"])
+        Table.objects.filter(pk=table.pk).update(status=Table.Status.WAITING)
+        transaction.on_commit(lambda: events.publish_match_abandoned(table.id, reason))
+
+
+# -- helpers -------------------------------------------------------------------------------------------
+
+
+def _lock_table(table_id: Any) -> Table:
+    table = Table.objects.select_for_update().select_related("room").filter(pk=table_id).first()
+    if table is None:
+        raise GameError("no_table", _("Böyle bir masa yok."))
+    return table
+
+
+def _lock_current_hand(table_id: int) -> Hand:
+    hand = (
+        Hand.objects.select_for_update(of=("self",))
+        .select_related("match")
+        .filter(match__table_id=table_id, match__status=Match.Status.RUNNING)
+        .order_by("-number")
+        .first()
+    )
+    if hand is None:
+        raise GameError("no_game", _("Bu masada süren bir oyun yok."))
+    if hand.status != Hand.Status.PLAYING:
+        raise GameError("hand_over", _("El bitti; yeni el birazdan dağıtılacak."), move=hand.move)
+    return hand
+
+
+def _after_commit(*, hand: Hand, since: int) -> None:
+    hand_id, move, deadline, over, match_id = hand.id, hand.move, hand.deadline, hand.status == Hand.Status.OVER, hand.match_id
+
+    def publish() -> None:
+        from games import tasks
+
+        events.publish_hand(hand_id, since=since)
+        if over:
+            tasks.schedule_next_hand(match_id)
+        elif deadline is not None:
+            tasks.schedule_deadline(hand_id, move, deadline)
+
+    transaction.on_commit(publish)

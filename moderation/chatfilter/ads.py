@@ -1,0 +1,312 @@
+"""Advertising detection: links, obfuscated domains, e-mail, Turkish phone numbers, social handles.
+
+Runs on the folded text (see :mod:`.normalize`: case, diacritics, look-alikes and zero-width
+characters already handled) without leetspeak, so digits stay digits. A second view joins
+letters typed one by one ("b e d a v a o k e y . c o m" -> "bedavaokey.com").
+
+Domains are validated against the public-suffix snapshot bundled with ``tldextract`` (no network:
+``suffix_list_urls=()`` and no cache directory). Because chat often lacks the space after a full
+stop ("oyunlar.ne oldu", "iyi oyunlar.gg"), a bare ``word.tld`` only counts when the TLD is one
+that spammers use (:data:`STRONG_TLDS`), it has a scheme/``www``/path, or the suffix has two levels
+(``com.tr``). Obfuscated forms ("site . com", "site nokta com", "site(.)com") only accept a short
+list of TLDs that are not Turkish words.
+
+``urlextract`` is not used at run time: it costs 0.1-0.25 ms per message, finds "oyunlar.ne" as a
+URL and does not see obfuscated forms; the tests use it as an independent oracle instead.
+
+Phone numbers must look like Turkish numbers: a 0 / +90 / 0090 trunk prefix, or a mobile number
+(5xx) written as one block or in 3-3-2-2 style groups. Okey tile talk ("4 5 6 7 8 9 10 11",
+"12 13 1") is made of 1-2 digit groups without a leading 0 and never qualifies.
+
+A bare ``@nick`` addresses someone at the table ("@ahmet sıra sende") and passes; it is
+advertising only next to words like "takip", "abone", "insta", "telegram". Naming a platform
+without a handle, link or number ("telegram") is a *weak* signal (default action "flag").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+try:  # pragma: no branch - tldextract is a pinned dependency; the fallback keeps the core usable
+    import tldextract
+
+    _EXTRACT = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None, fallback_to_snapshot=True)
+except Exception:  # pragma: no cover
+    _EXTRACT = None
+
+#: TLDs that make a bare "word.tld" an advertisement (the rest need a path, scheme or www).
+STRONG_TLDS = frozenset({
+    "com", "net", "org", "info", "biz", "io", "co", "me", "ly", "xyz", "site", "online", "club",
+    "shop", "store", "app", "live", "bet", "casino", "vip", "top", "link", "click", "tk", "ml",
+    "ga", "cf", "gq", "tv", "ws", "cc", "tr", "pw", "su", "ru", "fun", "games", "win", "icu",
+})
+#: TLDs accepted after any obfuscated dot ("site . com", "site. com", "site(.)com").
+OBF_STRONG_TLDS = ("com.tr", "net.tr", "org.tr", "gen.tr", "web.tr", "biz.tr", "com", "org", "info", "biz",
+                   "xyz", "io", "ly", "site", "online", "club", "shop", "bet", "vip", "casino")
+#: TLDs that are also words ("net" = clear, "tv", "gg" = good game): only with an explicit
+#: obfuscator ("(.)", "nokta", " . ").
+OBF_WEAK_TLDS = ("net", "tv", "me", "co", "tr", "gg", "app", "live", "top", "cc", "ws")
+
+_FALLBACK_SUFFIXES = STRONG_TLDS | {"gg", "de", "uk", "eu", "us", "com.tr", "net.tr", "org.tr", "gen.tr"}
+
+
+def _alt(words: tuple[str, ...]) -> str:
+    return "|".join(re.escape(w).replace(r"\.", r"\s*\.\s*") for w in sorted(words, key=len, reverse=True))
+
+
+_HOST = r"(?:[a-z0-9](?:[a-z0-9\-]{0,61}[a-z0-9])?\.)+[a-z0-9\-]{2,24}"
+_TIGHT_RE = re.compile(
+    r"(?<![\w@.\-/])(?P<scheme>(?:https?|hxxps?|ftp)\s*:\s*//\s*)?(?P<host>" + _HOST + r")(?![\w\-])"
+    r"(?P<path>[/?#][^\s]*)?"
+)
+_SCHEME_RE = re.compile(r"(?<![a-z])(?:https?|hxxps?|ftp)\s*:\s*//\s*\S+")
+_WWW_RE = re.compile(r"(?<![\w.])www\d{0,3}\s*(?:[.,]|\(\s*\.?\s*\)|\s+nokta\s+|\s+dot\s+|\s)\s*[a-z0-9\-]{2,}\S*")
+_LABEL = r"(?<![a-z0-9.\-])(?P<label>[a-z0-9][a-z0-9\-]{1,62})"
+_SEP_EXPLICIT = (r"\s*[(\[{<]\s*(?:\.|dot|nokta|nkt)\s*[)\]}>]\s*"
+                 r"|\s+(?:nokta|dot)\s+|\s+\.\s+")
+_SEP_HALF = r"\s+\.|\.\s+"
+_OBF_STRONG_RE = re.compile(
+    _LABEL + r"(?P<sep>" + _SEP_EXPLICIT + "|" + _SEP_HALF + r")(?P<tld>" + _alt(OBF_STRONG_TLDS) + r")(?![a-z0-9])"
+)
+_OBF_WEAK_RE = re.compile(_LABEL + r"(?P<sep>" + _SEP_EXPLICIT + r")(?P<tld>" + _alt(OBF_WEAK_TLDS) + r")(?![a-z0-9])")
+_EMAIL_RE = re.compile(
+    r"(?<![\w.+\-])[a-z0-9][a-z0-9._%+\-]{0,63}\s*@\s*[a-z0-9\-]+(?:\.[a-z0-9\-]+)*\.[a-z]{2,24}(?![\w\-])"
+)
+_EMAIL_PROVIDER_RE = re.compile(
+    r"(?<![\w.+\-])[a-z0-9][a-z0-9._%+\-]{0,63}\s*@\s*"
+    r"(?:gmail|hotmail|yahoo|outlook|yandex|icloud|mynet|msn|windowslive|proton(?:mail)?)(?![a-z0-9])"
+)
+# digits separated by up to three separators; at least 7 digits before we bother validating
+_PHONE_RUN_RE = re.compile(r"(?<![\d])(?:\+\s*|00\s*)?\(?\s*\d(?:[\s().\-/]{0,3}\d){6,}")
+_DIGITS_RE = re.compile(r"\d+")
+
+_PLATFORMS_HANDLE = r"instagram|insta|ig|tiktok|tik\s*tok|telegram|telgram|snapchat|snap|twitter|youtube|twitch|discord|facebook|fb"
+_HANDLE_AFTER_RE = re.compile(
+    r"(?<![a-z0-9])(?P<p>" + _PLATFORMS_HANDLE + r")(?P<sep>\s*[:=>\-]+\s*|\s+)(?P<at>@)?(?P<h>[a-z0-9_.]{3,30})"
+)
+_AT_HANDLE_RE = re.compile(r"(?<![\w@.])@(?P<h>[a-z0-9_][a-z0-9_.]{1,29})")
+_HANDLE_CONTEXT_RE = re.compile(
+    r"(?<![a-z0-9])(?:takip|takibe|abone|follow|dm\b|profil(?:im|ime|imi|imden)|hesab(?:im|ima|imi|imiz)|"
+    r"kanal|grub|grup|link|bio\b|instagram|insta|ig\b|tiktok|telegram|twitter|youtube|twitch|discord|"
+    r"snapchat|facebook|whatsapp|watsap|reklam)"
+)
+_GROUP_RE = re.compile(
+    r"(?<![a-z0-9])(?:whatsapp|whatsap|watsapp|watsap|vatsap|wapp|wp|telegram|telgram|tg|discord|instagram|"
+    r"insta|signal)\s*'?\s*(?:grub|grup|kanal|sunucu|server|numara|adres|link|hesabim|hesabimiz|profilim|nickim|id\b)\w*"
+)
+_SUBSCRIBE_RE = re.compile(r"(?<![a-z0-9])abone\s+ol")
+_BARE_PLATFORM_RE = re.compile(
+    r"(?<![a-z0-9])(?:instagram|insta|tiktok|telegram|telgram|whatsapp|whatsap|watsapp|watsap|vatsap|"
+    r"discord|snapchat|onlyfans|youtube|twitch)"
+)
+# handle-looking token; checked further in code (letters with digits/underscore/inner dot)
+_HANDLE_TOKEN_RE = re.compile(r"(?<![\w@.])@?[a-z][a-z0-9_.]{2,29}[a-z0-9_]")
+_TILE_RE = re.compile(r"(?:kirmizi|siyah|mavi|sari|yesil|k|s|m|y)\d{1,2}$")
+_MAYBE_LINK_RE = re.compile(r"[.@/:()\[\]{}<>]|nokta|dot|www")
+_CHUNK_RE = re.compile(r"\S+")
+
+
+@dataclass(frozen=True, slots=True)
+class AdHit:
+    """A span of the folded text (``start``/``end`` index :class:`~.normalize.Folded`)."""
+
+    kind: str
+    start: int
+    end: int
+    strong: bool
+    detail: str
+
+
+def _join_spaced_singles(t: str) -> tuple[str, list[int]] | None:
+    """Remove the spaces inside runs of >= 3 one-character chunks; None when there are none."""
+    chunks = [(m.start(), m.end()) for m in _CHUNK_RE.finditer(t)]
+    drop: list[tuple[int, int]] = []
+    i = 0
+    while i < len(chunks):
+        j = i
+        while j < len(chunks) and chunks[j][1] - chunks[j][0] == 1:
+            j += 1
+        if j - i >= 3:
+            for k in range(i, j - 1):
+                drop.append((chunks[k][1], chunks[k + 1][0]))
+        i = max(j, i + 1)
+    if not drop:
+        return None
+    out: list[str] = []
+    idx: list[int] = []
+    pos = 0
+    for a, b in drop:
+        out.append(t[pos:a])
+        idx.extend(range(pos, a))
+        pos = b
+    out.append(t[pos:])
+    idx.extend(range(pos, len(t)))
+    return "".join(out), idx
+
+
+def _phone_spans(run: str) -> list[tuple[int, int, str]]:
+    """Find plausible Turkish (or +international) phone numbers inside a run of digit groups."""
+    groups = [(m.start(), m.end(), m.group()) for m in _DIGITS_RE.finditer(run)]
+    plus = run.lstrip().startswith("+")
+    found: list[tuple[int, int, str]] = []
+    i = 0
+    while i < len(groups):
+        digits = ""
+        lengths: list[int] = []
+        for j in range(i, min(len(groups), i + 14)):
+            digits += groups[j][2]
+            lengths.append(len(groups[j][2]))
+            if len(digits) > 14:
+                break
+            if len(digits) >= 10 and _valid_phone(digits, lengths, plus and i == 0):
+                start = 0 if (plus and i == 0) else groups[i][0]
+                found.append((start, groups[j][1], digits))
+                i = j
+                break
+        i += 1
+    return found
+
+
+def _valid_phone(digits: str, lengths: list[int], plus: bool) -> bool:
+    d = digits
+    trunk = False
+    if d.startswith("00"):
+        d, trunk = d[2:], True
+        plus = True
+    if plus:
+        if d.startswith("90"):
+            d, trunk = d[2:], True
+        else:  # a foreign number written in international form is still contact info
+            return 10 <= len(d) <= 13
+    if len(d) == 12 and d.startswith("90"):
+        d, trunk = d[2:], True
+    if len(d) == 11 and d.startswith("0"):
+        d, trunk = d[1:], True
+    if len(d) != 10 or d[0] not in "23458":
+        return False
+    if trunk:
+        return True
+    # no trunk prefix: only a mobile number written as one block or as 3-3-2-2 / 3-3-4 / 3-7
+    if d[0] != "5":
+        return False
+    return len(lengths) == 1 or (lengths[0] == 3 and all(n >= 2 for n in lengths))
+
+
+class AdDetector:
+    """Compiled advertising checks; ``allowed_domains`` are registered domains never reported."""
+
+    def __init__(self, allowed_domains: frozenset[str] = frozenset()) -> None:
+        self.allowed_domains = allowed_domains
+        if _EXTRACT is not None:
+            _EXTRACT("warm.up.com")  # load the bundled public-suffix snapshot now, not on a message
+
+    @staticmethod
+    def _split_host(host: str) -> tuple[str, str]:
+        """Return (registered domain label, public suffix); suffix "" when it is not a domain."""
+        if _EXTRACT is not None:
+            ext = _EXTRACT(host)
+            return ext.domain, ext.suffix
+        labels = host.split(".")
+        if len(labels) >= 3 and ".".join(labels[-2:]) in _FALLBACK_SUFFIXES:
+            return labels[-3], ".".join(labels[-2:])
+        if len(labels) >= 2 and labels[-1] in _FALLBACK_SUFFIXES:
+            return labels[-2], labels[-1]
+        return "", ""
+
+    def _allowed(self, domain: str, suffix: str, host: str) -> bool:
+        if not self.allowed_domains:
+            return False
+        registered = f"{domain}.{suffix}"
+        return registered in self.allowed_domains or host in self.allowed_domains
+
+    def scan(self, t: str) -> list[AdHit]:
+        """Return advertising hits in folded text ``t`` (spans index ``t``)."""
+        hits: list[AdHit] = []
+        if _MAYBE_LINK_RE.search(t):
+            joined = _join_spaced_singles(t)
+            self._scan_links(t, None, hits)
+            if joined is not None:
+                self._scan_links(joined[0], joined[1], hits)
+        self._scan_phones(t, hits)
+        self._scan_social(t, hits)
+        strong = [(h.start, h.end) for h in hits if h.strong]
+        # "discord" inside "discord.gg/x" is part of the link, not a separate mention
+        return [h for h in hits if h.strong or not any(a < h.end and h.start < b for a, b in strong)]
+
+    # -- links -------------------------------------------------------------------------------
+    def _scan_links(self, d: str, idx: list[int] | None, hits: list[AdHit]) -> None:
+        def add(kind: str, a: int, b: int, detail: str, strong: bool = True) -> None:
+            if idx is not None:
+                a, b = idx[a], idx[b - 1] + 1
+            hits.append(AdHit(kind, a, b, strong, detail))
+
+        for m in _EMAIL_RE.finditer(d):
+            add("e-mail address", m.start(), m.end(), m.group())
+        for m in _EMAIL_PROVIDER_RE.finditer(d):
+            add("e-mail address", m.start(), m.end(), m.group())
+        for m in _SCHEME_RE.finditer(d):
+            add("link", m.start(), m.end(), m.group())
+        for m in _WWW_RE.finditer(d):
+            add("link", m.start(), m.end(), m.group())
+        for m in _TIGHT_RE.finditer(d):
+            host = m["host"]
+            if not re.search(r"[a-z]", host.rsplit(".", 1)[0]):
+                continue  # "12.13", "1.5"
+            domain, suffix = self._split_host(host)
+            if not suffix or not domain:
+                continue
+            if self._allowed(domain, suffix, host):
+                continue
+            path = m["path"] or ""
+            if (m["scheme"] or host.startswith("www.") or path[:1] in ("/", "?") or suffix in STRONG_TLDS
+                    or "." in suffix):
+                add("domain", m.start(), m.end(), f"{domain}.{suffix}")
+        for rx in (_OBF_STRONG_RE, _OBF_WEAK_RE):
+            for m in rx.finditer(d):
+                label = m["label"]
+                if not re.search(r"[a-z]", label) or label in ("nokta", "dot", "www"):
+                    continue
+                tld = re.sub(r"\s+", "", m["tld"])
+                if self._allowed(label, tld, f"{label}.{tld}"):
+                    continue
+                add("obfuscated domain", m.start(), m.end(), f"{label}.{tld}")
+
+    # -- phones ------------------------------------------------------------------------------
+    def _scan_phones(self, t: str, hits: list[AdHit]) -> None:
+        for m in _PHONE_RUN_RE.finditer(t):
+            for a, b, digits in _phone_spans(m.group()):
+                hits.append(AdHit("phone number", m.start() + a, m.start() + b, True, digits))
+
+    # -- social ------------------------------------------------------------------------------
+    def _scan_social(self, t: str, hits: list[AdHit]) -> None:
+        strong_spans: list[tuple[int, int]] = []
+        for m in _HANDLE_AFTER_RE.finditer(t):
+            handle = m["h"]
+            if m["at"] or m["sep"].strip() or re.search(r"[0-9_.]", handle):
+                hits.append(AdHit("social handle", m.start(), m.end(), True, f"{m['p']} {handle}"))
+                strong_spans.append((m.start(), m.end()))
+        if "@" in t and _HANDLE_CONTEXT_RE.search(t):
+            for m in _AT_HANDLE_RE.finditer(t):
+                if any(a <= m.start() < b for a, b in strong_spans):
+                    continue
+                hits.append(AdHit("social handle", m.start(), m.end(), True, "@" + m["h"]))
+                strong_spans.append((m.start(), m.end()))
+        for rx, kind in ((_GROUP_RE, "group/channel invitation"), (_SUBSCRIBE_RE, "subscribe request")):
+            for m in rx.finditer(t):
+                hits.append(AdHit(kind, m.start(), m.end(), True, m.group()))
+                strong_spans.append((m.start(), m.end()))
+        platforms = list(_BARE_PLATFORM_RE.finditer(t))
+        if platforms and not strong_spans:
+            # "instagram hesabım okeyci_34": a platform named next to a handle-looking token
+            for m in _HANDLE_TOKEN_RE.finditer(t):
+                token = m.group().lstrip("@")
+                if (not re.search(r"[0-9_]|[a-z]\.[a-z]", token) or _BARE_PLATFORM_RE.match(token)
+                        or _TILE_RE.match(token)):
+                    continue
+                hits.append(AdHit("social handle", m.start(), m.end(), True, f"{platforms[0].group()} {token}"))
+                strong_spans.append((m.start(), m.end()))
+        for m in platforms:
+            if any(a < m.end() and m.start() < b for a, b in strong_spans):
+                continue
+            hits.append(AdHit("platform mention", m.start(), m.end(), False, m.group()))

@@ -1,0 +1,428 @@
+"""The filter pipeline: fold -> split into words -> build candidates -> match -> decide -> censor.
+
+Candidates built from the folded text (each carries its span in the folded text, which maps
+back to the original characters):
+
+* every word ("salaksın", "akp"), with leetspeak decoded when the word also has letters;
+* every space-free chunk with its punctuation removed ("ap.tal", "a.m.k", "akp'ye", "o.ç");
+* runs of letters typed one by one ("s a l a k", "e r d o ğ a n", "s . a . l . a . k"), searched
+  at every offset because the run may carry extra letters;
+* two or three adjacent words glued together ("geri zekalı", "oy verin", "dem parti"), which only
+  phrases and a few long, unmistakable roots may match: other roots find false words across word
+  gaps ("taş sağındaki" is not "taşak").
+
+Advertising checks run separately on the folded text (:mod:`.ads`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from .ads import AdDetector, AdHit
+from .lexicon import ALLOW_EXACT, ALLOW_LIST, HAND_INSULTS, POLITICS, Lex, terlik_dictionary
+from .models import ACTION_RANK, FilterResult, FilterRules, Match, strictest
+from .normalize import (
+    LEET_TABLE,
+    Folded,
+    collapse_light,
+    fold,
+    has_repeat,
+    leet,
+    normalize_term,
+    squeeze,
+    squeeze_with_positions,
+    tr_lower,
+)
+from .words import Entry, Spec, WordIndex, suffix_chain_ok
+
+_PIECE_RE = re.compile(r"(?:[^\W_]|[@$!€])+")
+_HAS_ALPHA_RE = re.compile(r"[^\W\d_]")
+_HAS_DIGIT_RE = re.compile(r"\d")
+_SPACE_RE = re.compile(r"\s")
+_MASK_CHAR = "*"
+_MAX_RUN = 48  # letters-one-by-one runs are scanned in windows of this size (quadratic scan)
+
+
+@dataclass(slots=True)
+class _Piece:
+    start: int  # span in the folded text
+    end: int
+    raw: str
+    leeted: str
+    norm: str
+    light: str
+    numeric: bool
+    chunk: int
+    brk: bool  # a mask character ("*") separates it from the previous piece
+    single: bool = False  # one letter, maybe repeated ("s", "aa"): part of a spaced-out word
+    allowed_by: str | None = None
+
+
+@dataclass(slots=True)
+class _Hit:
+    category: str
+    action: str
+    f_start: int
+    f_end: int
+    rule: str
+    reason_fmt: str
+
+
+def _lex_spec(lex: Lex, rules: FilterRules) -> Spec:
+    if lex.action is not None:
+        action = lex.action
+    elif lex.severe and lex.category == "insult":
+        action = rules.severe_insult_action
+    else:
+        action = rules.default_actions[lex.category]
+    return Spec(lex.word, lex.category, action, lex.mode, lex.severe, lex.forbid, lex.suffixes, lex.source,
+                lex.joinable)
+
+
+def _term_key(word: str) -> str:
+    return squeeze("".join(normalize_term(word)))
+
+
+def _allow_form(word: str) -> list[str]:
+    return [collapse_light(w) for w in normalize_term(word)]
+
+
+class CompiledRules:
+    """A :class:`FilterRules` turned into lookup tables; build once, reuse for every message."""
+
+    def __init__(self, rules: FilterRules) -> None:
+        self.rules = rules
+        specs: list[Spec] = []
+        allow_prefix: list[str] = []
+        allow_exact: list[str] = []
+        allow_phrases: list[tuple[str, ...]] = []
+        allowed_domains: set[str] = set()
+        if rules.use_builtin_lists:
+            hand = [*HAND_INSULTS, *POLITICS]
+            terlik_entries, terlik_whitelist, _ = terlik_dictionary()
+            by_key = {_term_key(lex.word): lex for lex in hand}
+            specs.extend(_lex_spec(lex, rules) for lex in hand)
+            for lex in terlik_entries:
+                if _term_key(lex.word) in by_key:
+                    continue  # our entry for the same word wins
+                ours = by_key.get(_term_key(lex.root or lex.word))
+                if ours is not None:  # a variant of a root we grade ourselves: same level, same guards
+                    lex = replace(lex, severe=ours.severe, forbid=ours.forbid)
+                specs.append(_lex_spec(lex, rules))
+            allow_prefix_src = list(ALLOW_LIST)
+            allow_exact_src = [*ALLOW_EXACT, *terlik_whitelist]
+        else:
+            allow_prefix_src, allow_exact_src = [], []
+        for word in rules.watched_words:
+            action = word.action or rules.default_actions[word.category]
+            specs.append(Spec(word.word, word.category, action, word.match, source="staff"))
+        for entry in (*allow_prefix_src, *rules.allow_list):
+            if "." in entry.strip(".") and " " not in entry.strip():
+                allowed_domains.add(fold(entry.strip()).text.removeprefix("www."))
+                continue
+            words = _allow_form(entry)
+            if len(words) > 1:
+                allow_phrases.append(tuple(words))
+            elif words:
+                allow_prefix.append(words[0])
+        for entry in allow_exact_src:
+            words = _allow_form(entry)
+            if len(words) == 1:
+                allow_exact.append(words[0])
+        self.words = WordIndex(specs)
+        self.allow_prefix = tuple(sorted(set(allow_prefix)))
+        self.allow_exact = frozenset(allow_exact)
+        self.allow_phrases: dict[str, list[tuple[str, ...]]] = {}
+        for phrase in allow_phrases:
+            self.allow_phrases.setdefault(phrase[0], []).append(phrase)
+        self.ads = AdDetector(frozenset(allowed_domains)) if rules.detect_advertising else None
+        self.strong_ad_action = rules.default_actions["advertising"]
+        self.weak_ad_action = rules.weak_advertising_action
+
+    # -- tokenising --------------------------------------------------------------------------
+    def _allow_entry(self, *forms: str) -> str | None:
+        """The allow-list entry covering a word: the entry itself or the entry + Turkish suffixes.
+
+        Suffixes only, not any continuation: "okey" allows "okeyi", "okeyde" but not a
+        staff-watched "okeyhane", and "ama" must not hide "amaq"-style compounds.
+        """
+        exact, prefixes = self.allow_exact, self.allow_prefix
+        for form in forms:
+            if form in exact:
+                return form
+            if prefixes and form.startswith(prefixes):
+                for entry in prefixes:
+                    if form.startswith(entry):
+                        rem = form[len(entry):]
+                        if not rem or suffix_chain_ok(squeeze(rem), 4):
+                            return entry
+        return None
+
+    def _pieces(self, t: str) -> list[_Piece]:
+        pieces: list[_Piece] = []
+        chunk = 0
+        prev_end = 0
+        check_allow = bool(self.allow_prefix or self.allow_exact)
+        for m in _PIECE_RE.finditer(t):
+            start, end = m.span()
+            raw = m.group()
+            if "!" in raw:  # "!" is leet for i only inside a word ("s!kt!r"), not "salak!"
+                stripped = raw.strip("!")
+                if not stripped:
+                    continue
+                start += len(raw) - len(raw.lstrip("!"))
+                end = start + len(stripped)
+                raw = stripped
+            if pieces:
+                gap = t[prev_end:start]
+                if gap == " " or (gap and _SPACE_RE.search(gap)):
+                    chunk += 1
+                brk = _MASK_CHAR in gap
+            else:
+                brk = False
+            prev_end = end
+            single = len(raw) == 1 or raw == raw[0] * len(raw)
+            if raw.isdigit():
+                pieces.append(_Piece(start, end, raw, raw, raw, raw, True, chunk, brk, single))
+                continue
+            if _HAS_ALPHA_RE.search(raw):
+                leeted = raw.translate(LEET_TABLE)
+            elif _HAS_DIGIT_RE.search(raw):
+                leeted = raw  # digits with symbols ("2$"): nothing to decode
+            else:
+                continue  # only symbols ("$$", "@")
+            if has_repeat(leeted):
+                piece = _Piece(start, end, raw, leeted, squeeze(leeted), collapse_light(leeted), False, chunk, brk,
+                               single)
+            else:
+                piece = _Piece(start, end, raw, leeted, leeted, leeted, False, chunk, brk, single)
+            if check_allow:
+                piece.allowed_by = (self._allow_entry(piece.light) if raw == leeted
+                                    else self._allow_entry(piece.light, collapse_light(raw)))
+            pieces.append(piece)
+        if self.allow_phrases:
+            self._mark_allowed_phrases(pieces)
+        return pieces
+
+    def _mark_allowed_phrases(self, pieces: list[_Piece]) -> None:
+        for i, piece in enumerate(pieces):
+            for phrase in self.allow_phrases.get(piece.light, ()):
+                k = len(phrase)
+                group = pieces[i:i + k]
+                if len(group) < k:
+                    continue
+                last = group[-1].light
+                if (all(group[j].light == phrase[j] for j in range(k - 1)) and last.startswith(phrase[-1])
+                        and suffix_chain_ok(squeeze(last[len(phrase[-1]):]), 4)):
+                    for p in group:
+                        p.allowed_by = p.allowed_by or " ".join(phrase)
+
+    # -- matching ----------------------------------------------------------------------------
+    @staticmethod
+    def _forbidden(entry: Entry, leeted: str, positions: list[int], offset: int, text: str, folded: Folded) -> bool:
+        """Was the root typed with a letter that makes it innocent ("sık", "öç", "şık")?"""
+        _, first, last = squeeze_with_positions(leeted)
+        for k in range(offset, min(len(first), offset + len(entry.key))):
+            for q in range(first[k], last[k] + 1):
+                if tr_lower(text[folded.starts[positions[q]]]) in entry.forbid:
+                    return True
+        return False
+
+    def _word_hit(self, entry: Entry, f_start: int, f_end: int, kind: str) -> _Hit:
+        fmt = f"{entry.category}: {{found!r}} matched {entry.source} word {entry.label!r} ({entry.mode}{kind}) -> {entry.action}"
+        return _Hit(entry.category, entry.action, f_start, f_end, f"{entry.source}:{entry.label}", fmt)
+
+    def _match_words(self, text: str, folded: Folded, pieces: list[_Piece], hits: list[_Hit], notes: list[str]) -> None:
+        words = self.words
+        # 1. single words
+        for p in pieces:
+            if p.numeric:
+                continue
+            found = words.match_whole(p.norm)
+            if not found:
+                continue
+            for entry, off in found:
+                if entry.forbid and self._forbidden(entry, p.leeted, list(range(p.start, p.end)), off, text, folded):
+                    continue
+                if p.allowed_by is not None:
+                    notes.append(
+                        f"ignored {text[folded.starts[p.start]:folded.ends[p.end - 1]]!r}: allow-list entry "
+                        f"{p.allowed_by!r} (would match {entry.category} word {entry.label!r})"
+                    )
+                    continue
+                hits.append(self._word_hit(entry, p.start, p.end, ""))
+        n = len(pieces)
+        # 2. space-free chunks without their punctuation ("ap.tal", "a.m.k", "akp'ye")
+        i = 0
+        while i < n:
+            j = i + 1
+            while j < n and pieces[j].chunk == pieces[i].chunk and not pieces[j].brk:
+                j += 1
+            if j - i >= 2:
+                group = pieces[i:j]
+                # "Malatya'da", "Akpınar'la": an allowed word keeps its apostrophe suffix
+                if not group[0].allowed_by and not all(p.numeric or p.allowed_by for p in group):
+                    self._match_joined(group, text, folded, hits, joined=False, kind=", punctuation removed")
+            i = j
+        # 3. letters typed one by one ("s a l a k", "o r o s p u")
+        i = 0
+        while i < n:
+            j = i
+            while j < n and pieces[j].single and (j == i or not pieces[j].brk):
+                j += 1
+            if j - i >= 2:
+                for w in range(i, j, _MAX_RUN // 2):
+                    self._match_run(pieces[w:min(j, w + _MAX_RUN)], text, folded, hits)
+            i = max(j, i + 1)
+        # 4. adjacent words glued ("geri zekalı", "oy verin", "dem parti")
+        jp4 = words.joinable_prefix4
+        for i in range(n - 1):
+            p0, p1 = pieces[i], pieces[i + 1]
+            if p0.numeric or p0.allowed_by or p1.numeric or p1.allowed_by or p1.brk:
+                continue
+            two = p0.norm + p1.norm
+            if len(two) >= 4 and two[:4] not in jp4:
+                continue  # cheap reject: no phrase / long root starts like this (nor with a 3rd word)
+            singles = p0.single and p1.single  # spaced letters are handled by step 3
+            if not singles and two[:4] in jp4:
+                self._match_joined([p0, p1], text, folded, hits, joined=True, kind=", words joined")
+            if i + 2 < n:
+                p2 = pieces[i + 2]
+                if p2.numeric or p2.allowed_by or p2.brk or (singles and p2.single):
+                    continue
+                if (two + p2.norm)[:4] in jp4:
+                    self._match_joined([p0, p1, p2], text, folded, hits, joined=True, kind=", words joined")
+
+    def _match_joined(self, group: list[_Piece], text: str, folded: Folded, hits: list[_Hit], *, joined: bool,
+                      kind: str) -> None:
+        raw = "".join(p.leeted if joined else p.raw for p in group)
+        leeted = leet(raw) if _HAS_ALPHA_RE.search(raw) else raw
+        if not _HAS_ALPHA_RE.search(leeted):
+            return
+        found = self.words.match_whole(squeeze(leeted), joined=joined)
+        if not found:
+            return
+        positions = [f for p in group for f in range(p.start, p.end)]
+        if joined:
+            alone = {id(e) for e, _ in self.words.match_whole(group[0].norm)}
+            head = len(squeeze("".join(p.leeted for p in group[:-1])))
+        for entry, off in found:
+            if joined and (id(entry) in alone or len(entry.key) <= head):
+                # "siyaset konuşmayın": the first word alone is the match, not the pair;
+                # "geri zekalı herif": the root must reach into the last word of the group
+                continue
+            if entry.forbid and self._forbidden(entry, leeted, positions, off, text, folded):
+                continue
+            hits.append(self._word_hit(entry, group[0].start, group[-1].end, kind))
+
+    def _match_run(self, group: list[_Piece], text: str, folded: Folded, hits: list[_Hit]) -> None:
+        raw = "".join(p.raw for p in group)
+        if not _HAS_ALPHA_RE.search(raw):
+            return
+        leeted = leet(raw)
+        positions = [f for p in group for f in range(p.start, p.end)]
+        s, first, last = squeeze_with_positions(leeted)
+        for entry, a, b in self.words.scan_run(s):
+            if entry.forbid:
+                sub = leeted[first[a]:last[b - 1] + 1]
+                if self._forbidden(entry, sub, positions[first[a]:last[b - 1] + 1], 0, text, folded):
+                    continue
+            f_start = positions[first[a]]
+            f_end = positions[last[b - 1]] + 1
+            hits.append(self._word_hit(entry, f_start, f_end, ", letters spaced out"))
+
+    def _ad_hits(self, t: str, hits: list[_Hit]) -> None:
+        assert self.ads is not None
+        for ad in self.ads.scan(t):
+            hits.append(self._ad_hit(ad))
+
+    def _ad_hit(self, ad: AdHit) -> _Hit:
+        action = self.strong_ad_action if ad.strong else self.weak_ad_action
+        fmt = f"advertising: {ad.kind} {ad.detail!r} in {{found!r}} -> {action}"
+        return _Hit("advertising", action, ad.start, ad.end, f"ad:{ad.kind}", fmt)
+
+    # -- decision ----------------------------------------------------------------------------
+    def run(self, text: str) -> FilterResult:
+        if not isinstance(text, str):
+            raise TypeError("filter_message expects a str")
+        folded = fold(text)
+        hits: list[_Hit] = []
+        notes: list[str] = []
+        if folded.text:
+            pieces = self._pieces(folded.text)
+            if pieces:
+                self._match_words(text, folded, pieces, hits, notes)
+            if self.ads is not None:
+                self._ad_hits(folded.text, hits)
+        if not hits:
+            return FilterResult("allow", [], text, notes, ())
+        matches = self._to_matches(text, folded, hits)
+        action = strictest(m.action for m in matches)
+        categories = sorted({m.category for m in matches})
+        shown = self._censor(text, matches) if action == "censor" else text
+        return FilterResult(action, categories, shown, [m.reason for m in matches] + notes, tuple(matches))
+
+    @staticmethod
+    def _to_matches(text: str, folded: Folded, hits: list[_Hit]) -> list[Match]:
+        spans: dict[tuple[str, str], list[tuple[int, int, _Hit]]] = {}
+        for h in hits:
+            start, end = folded.starts[h.f_start], folded.ends[h.f_end - 1]
+            spans.setdefault((h.category, h.rule), []).append((start, end, h))
+        matches: list[Match] = []
+        for group in spans.values():
+            group.sort(key=lambda x: (x[0], -x[1]))
+            kept: list[tuple[int, int, _Hit]] = []
+            for start, end, h in group:
+                if kept and kept[-1][0] <= start and end <= kept[-1][1]:
+                    continue  # same rule inside a wider span ("akp" inside "akp'ye")
+                kept.append((start, end, h))
+            for start, end, h in kept:
+                found = text[start:end]
+                matches.append(Match(h.category, h.action, start, end, found, h.rule, h.reason_fmt.format(found=found)))
+        # a narrower match of the same category inside a wider one adds nothing ("m.k" in "a.m.k");
+        # one sweep per category keeps this linear for pathological messages with many matches
+        matches.sort(key=lambda m: (m.category, m.start, -m.end))
+        kept_matches: list[Match] = []
+        cover: Match | None = None
+        for m in matches:
+            if cover is not None and cover.category == m.category and m.end <= cover.end:
+                if (cover.end - cover.start) > (m.end - m.start) and ACTION_RANK[cover.action] >= ACTION_RANK[m.action]:
+                    continue
+            if cover is None or cover.category != m.category or m.end > cover.end:
+                cover = m
+            kept_matches.append(m)
+        kept_matches.sort(key=lambda m: (m.start, -ACTION_RANK[m.action]))
+        return kept_matches
+
+    @staticmethod
+    def _censor(text: str, matches: list[Match]) -> str:
+        spans = sorted((m.start, m.end) for m in matches if m.action == "censor")
+        merged: list[list[int]] = []
+        for start, end in spans:
+            if merged and start <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], end)
+            else:
+                merged.append([start, end])
+        out: list[str] = []
+        pos = 0
+        for start, end in merged:
+            out.append(text[pos:start])
+            out.append(_MASK_CHAR * (end - start))
+            pos = end
+        out.append(text[pos:])
+        return "".join(out)
+
+
+@lru_cache(maxsize=1)
+def default_rules() -> FilterRules:
+    """The built-in lists with the salon's default actions (one shared, pre-compiled instance)."""
+    rules = FilterRules()
+    _ = rules.compiled
+    return rules
+
+
+def filter_message(text: str, *, rules: FilterRules | None = None) -> FilterResult:
+    """Decide what happens to one chat message. Never raises on any ``str`` input."""
+    return (rules or default_rules()).compiled.run(text)

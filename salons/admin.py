@@ -1,0 +1,122 @@
+"""Admin for salons, rooms, tables, seats, chat and the removal log (site admins only for now;
+the moderation app opens parts of it to salon staff)."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from django.db.models import Count, Q, QuerySet
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+
+from .models import ChatMessage, Room, RoomRemoval, Salon, SalonStaff, Seat, Table
+
+
+class SalonStaffInline(admin.TabularInline):
+    model = SalonStaff
+    extra = 0
+    autocomplete_fields = ("user",)
+
+
+@admin.register(Salon)
+class SalonAdmin(admin.ModelAdmin):
+    list_display = ("name", "slug", "position", "is_active", "open_rooms", "min_stake", "max_stake", "max_rooms")
+    list_editable = ("position", "is_active")
+    list_filter = ("is_active",)
+    search_fields = ("name", "slug", "description")
+    prepopulated_fields = {"slug": ("name",)}
+    inlines = [SalonStaffInline]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Salon]:
+        return super().get_queryset(request).annotate(_open_rooms=Count("rooms", filter=Q(rooms__status=Room.Status.OPEN)))
+
+    @admin.display(description=_("açık oda"), ordering="_open_rooms")
+    def open_rooms(self, obj: Salon) -> int:
+        return obj._open_rooms
+
+
+@admin.register(SalonStaff)
+class SalonStaffAdmin(admin.ModelAdmin):
+    list_display = ("salon", "user", "created_at")
+    list_filter = ("salon",)
+    search_fields = ("user__username", "salon__name")
+    autocomplete_fields = ("user",)
+
+
+class TableInline(admin.TabularInline):
+    model = Table
+    extra = 0
+    fields = ("number", "status")
+    show_change_link = True
+
+
+@admin.register(Room)
+class RoomAdmin(admin.ModelAdmin):
+    list_display = ("name", "salon", "owner", "scoring", "players", "turn_seconds", "is_private", "status", "created_at")
+    list_filter = ("status", "salon", "is_private", "created_at")
+    search_fields = ("name", "owner__username")
+    list_select_related = ("salon", "owner")
+    date_hierarchy = "created_at"
+    readonly_fields = ("password", "invite_token", "created_at", "updated_at", "closed_at")
+    autocomplete_fields = ("owner",)
+    inlines = [TableInline]
+
+    @admin.display(description=_("puanlama"))
+    def scoring(self, obj: Room) -> str:
+        return str(obj.rules.get("scoring", ""))
+
+    @admin.display(description=_("oyuncu"))
+    def players(self, obj: Room) -> int:
+        return obj.players
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    fields = ("position", "user", "taken_at")
+    readonly_fields = ("taken_at",)
+    autocomplete_fields = ("user",)
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = ("__str__", "room", "number", "status", "created_at")
+    list_filter = ("status", "room__salon")
+    search_fields = ("room__name",)
+    list_select_related = ("room",)
+    inlines = [SeatInline]
+
+
+@admin.register(Seat)
+class SeatAdmin(admin.ModelAdmin):
+    list_display = ("table", "position", "user", "taken_at")
+    list_filter = ("table__room__salon", "table__status")
+    search_fields = ("user__username", "table__room__name")
+    list_select_related = ("table", "table__room", "user")
+    autocomplete_fields = ("user",)
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "room", "table", "author", "text", "visible")
+    list_filter = ("visible", "room__salon", "created_at")
+    search_fields = ("text", "author__username", "room__name")
+    list_select_related = ("room", "table", "author")
+    date_hierarchy = "created_at"
+    readonly_fields = ("room", "table", "author", "text", "created_at", "hidden_by", "hidden_at")
+
+
+@admin.register(RoomRemoval)
+class RoomRemovalAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "room", "removed_by", "user", "reason", "until")
+    list_filter = ("room__salon", "created_at")
+    search_fields = ("removed_by__username", "user__username", "reason", "room__name")
+    list_select_related = ("room", "removed_by", "user")
+    date_hierarchy = "created_at"
+    readonly_fields = ("room", "removed_by", "user", "reason", "created_at", "until")
+
+    # The log is evidence for staff: it is written by the service and never edited by hand.
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False

@@ -1,0 +1,259 @@
+"""WebSockets of the lobby, salon pages and room pages. Thin: authenticate, validate, call a service.
+
+Client → server on ``/ws/rooms/<id>/`` (JSON objects):
+    {"type": "ping"}                                 keep-alive; refreshes presence (every 30 s)
+    {"type": "sit", "table": <id>, "position": <n>}  take a seat
+    {"type": "leave", "table": <id>}                 stand up
+    {"type": "chat", "text": "..."}                  room chat
+Server → client: "state" (first frame), "seat.changed", "table.added", "table.status",
+"chat.message", "presence.changed", "room.updated", "room.closed", "removed", "error"
+({"code", "message"} in the user's language), "pong".
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from accounts.selectors import public_user
+
+from . import events, selectors, services
+from .models import Room, Table
+from .services import ServiceError
+
+MAX_FRAME = 4096
+CLOSE_FORBIDDEN = 4403
+CLOSE_LOGIN = 4401
+CLOSE_GONE = 4410
+
+
+def language_of(scope: dict[str, Any]) -> str:
+    """The language the user reads pages in: the language cookie, else Accept-Language."""
+    supported = {code for code, _name in settings.LANGUAGES}
+    cookie = scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME)
+    candidates = [cookie] if cookie else []
+    headers = dict(scope.get("headers") or [])
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    for lang, _q in translation.trans_real.parse_accept_lang_header(accept):
+        candidates.append(lang)
+    for candidate in candidates:
+        if not candidate or candidate == "*":
+            continue
+        base = candidate.lower().split("-")[0]
+        if base in supported:
+            return base
+    return settings.LANGUAGE_CODE
+
+
+class BaseConsumer(AsyncJsonWebsocketConsumer):
+    """Shared plumbing: language, JSON decoding that answers bad input instead of crashing."""
+
+    groups_joined: list[str]
+
+    async def websocket_connect(self, message: dict[str, Any]) -> None:
+        self.language = language_of(self.scope)
+        self.groups_joined = []
+        await super().websocket_connect(message)
+
+    async def join(self, group: str) -> None:
+        await self.channel_layer.group_add(group, self.channel_name)
+        self.groups_joined.append(group)
+
+    async def disconnect(self, code: int) -> None:
+        for group in self.groups_joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    def translated(self, text: Any) -> str:
+        with translation.override(self.language):
+            return str(text)
+
+    async def send_error(self, code: str, message: Any) -> None:
+        await self.send_json({"type": "error", "code": code, "message": self.translated(message)})
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if text_data is None or len(text_data) > MAX_FRAME:
+            await self.send_error("bad_message", gettext_lazy("Mesaj okunamadı."))
+            return
+        try:
+            content = json.loads(text_data)
+        except ValueError:
+            await self.send_error("bad_message", gettext_lazy("Mesaj okunamadı."))
+            return
+        if not isinstance(content, dict) or not isinstance(content.get("type"), str):
+            await self.send_error("bad_message", gettext_lazy("Mesaj okunamadı."))
+            return
+        await self.receive_json(content)
+
+    async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
+        if content["type"] == "ping":
+            await self.send_json({"type": "pong"})
+            return
+        await self.send_error("unknown_type", gettext_lazy("Bilinmeyen mesaj türü."))
+
+
+class LobbyConsumer(BaseConsumer):
+    """``/ws/lobby/``: live people and room counts per salon."""
+
+    async def connect(self) -> None:
+        await self.accept()
+        await self.join(events.LOBBY_GROUP)
+        counts = await database_sync_to_async(selectors.lobby_counts)()
+        await self.send_json({"type": "lobby.counts", "salons": counts})
+
+    async def lobby_counts(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "lobby.counts", "salons": event["salons"]})
+
+
+class SalonConsumer(BaseConsumer):
+    """``/ws/salons/<id>/``: "the room list changed" (the page fetches the filtered list again)."""
+
+    async def connect(self) -> None:
+        salon_id = int(self.scope["url_route"]["kwargs"]["salon_id"])
+        await self.accept()
+        await self.join(events.salon_group(salon_id))
+        await self.join(events.LOBBY_GROUP)
+
+    async def salon_changed(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "salon.changed", "salon": event["salon"]})
+
+    async def lobby_counts(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "lobby.counts", "salons": event["salons"]})
+
+
+class RoomConsumer(BaseConsumer):
+    """``/ws/rooms/<id>/``: seats, chat and presence of one room."""
+
+    async def connect(self) -> None:
+        self.user = self.scope.get("user")
+        self.room_id = int(self.scope["url_route"]["kwargs"]["room_id"])
+        self.present = False
+        await self.accept()
+        if self.user is None or not self.user.is_authenticated:
+            await self.send_error("login_required", gettext_lazy("Bu işlem için giriş yapın."))
+            await self.close(code=CLOSE_LOGIN)
+            return
+        error = await self._enter()
+        if error is not None:
+            await self.send_json({"type": "error", **error})
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        await self.join(events.room_group(self.room_id))
+        state = await self._state()
+        await self.send_json({"type": "state", **state})
+
+    @database_sync_to_async
+    def _enter(self) -> dict[str, Any] | None:
+        with translation.override(self.language):
+            room = Room.objects.filter(pk=self.room_id).first()
+            if room is None:
+                return {"code": "no_room", "message": _("Böyle bir oda yok.")}
+            error = selectors.room_access_error(room=room, user=self.user)
+            if error is not None:
+                return error.to_dict()
+            services.join_presence(user=self.user, room=room, channel_name=self.channel_name)
+            self.present = True
+            return None
+
+    @database_sync_to_async
+    def _state(self) -> dict[str, Any]:
+        with translation.override(self.language):
+            room = Room.objects.get(pk=self.room_id)
+            state = selectors.room_state(room=room)
+            state["chat"] = [selectors.chat_payload(m) for m in selectors.recent_chat(room=room)]
+            state["me"] = public_user(self.user)
+            return state
+
+    async def disconnect(self, code: int) -> None:
+        await super().disconnect(code)
+        if getattr(self, "present", False):
+            self.present = False
+            await database_sync_to_async(services.leave_presence)(channel_name=self.channel_name)
+
+    async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
+        kind = content["type"]
+        if kind == "ping":
+            await database_sync_to_async(services.touch_presence)(channel_name=self.channel_name)
+            await self.send_json({"type": "pong"})
+        elif kind == "sit":
+            await self._run(self._sit, content)
+        elif kind == "leave":
+            await self._run(self._leave, content)
+        elif kind == "chat":
+            await self._run(self._chat, content)
+        else:
+            await self.send_error("unknown_type", gettext_lazy("Bilinmeyen mesaj türü."))
+
+    async def _run(self, action: Any, content: dict[str, Any]) -> None:
+        error = await database_sync_to_async(self._call)(action, content)
+        if error is not None:
+            await self.send_json({"type": "error", **error})
+
+    def _call(self, action: Any, content: dict[str, Any]) -> dict[str, Any] | None:
+        with translation.override(self.language):
+            try:
+                action(content)
+            except ServiceError as error:
+                return error.to_dict()
+            return None
+
+    def _table(self, content: dict[str, Any]) -> Table:
+        table_id = content.get("table")
+        if isinstance(table_id, bool) or not isinstance(table_id, int):
+            raise ServiceError("bad_table", _("Böyle bir masa yok."))
+        table = Table.objects.filter(pk=table_id, room_id=self.room_id).first()
+        if table is None:
+            raise ServiceError("bad_table", _("Böyle bir masa yok."))
+        return table
+
+    def _sit(self, content: dict[str, Any]) -> None:
+        position = content.get("position")
+        if isinstance(position, bool) or not isinstance(position, int):
+            raise ServiceError("bad_seat", _("Böyle bir koltuk yok."))
+        services.take_seat(user=self.user, table=self._table(content), position=position)
+
+    def _leave(self, content: dict[str, Any]) -> None:
+        services.leave_seat(user=self.user, table=self._table(content))
+
+    def _chat(self, content: dict[str, Any]) -> None:
+        room = Room.objects.get(pk=self.room_id)
+        services.post_chat_message(user=self.user, room=room, text=content.get("text"))
+
+    # --- group events -------------------------------------------------------------------------
+
+    async def forward(self, event: dict[str, Any]) -> None:
+        await self.send_json(event)
+
+    seat_changed = forward
+    table_added = forward
+    table_status = forward
+    presence_changed = forward
+    room_updated = forward
+
+    async def chat_message(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "chat.message", **event["message"]})
+
+    async def room_closed(self, event: dict[str, Any]) -> None:
+        await self.send_json(
+            {
+                "type": "room.closed",
+                "message": self.translated(gettext_lazy("Oda sahibi odayı kapattı.")),
+                "salon_url": event.get("salon_url", "/"),
+            }
+        )
+        self.present = False  # the service already removed every presence row
+        await self.close(code=CLOSE_GONE)
+
+    async def user_removed(self, event: dict[str, Any]) -> None:
+        if event.get("user") != self.user.pk:
+            return
+        await self.send_json(
+            {"type": "removed", "message": self.translated(gettext_lazy("Oda sahibi sizi bu odadan çıkardı."))}
+        )
+        await self.close(code=CLOSE_FORBIDDEN)

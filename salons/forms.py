@@ -1,0 +1,155 @@
+"""Room forms. The rule fields are generated from the engine's RuleSet and the rule catalogue,
+so a new engine option shows up in the form as soon as it is described."""
+
+from __future__ import annotations
+
+from dataclasses import MISSING, fields
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.engine.rules import PRESETS, RuleSet
+
+from .models import TURN_SECONDS_DEFAULT, TURN_SECONDS_MAX, TURN_SECONDS_MIN, Room
+from .rules_catalog import PRESET_LABELS, RULE_OPTIONS
+from .selectors import RoomFilter
+from .services import MAX_TABLES_PER_ROOM, REMOVAL_MINUTES_DEFAULT, REMOVAL_MINUTES_MAX
+
+RULE_PREFIX = "rule_"
+
+
+def _encode(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+def _rule_form_field(name: str, default: Any) -> forms.Field:
+    field = _bare_rule_field(name, default)
+    option = RULE_OPTIONS[name]
+    # The page script hides options that do not matter for the chosen preset, from these marks.
+    if option.presets is not None:
+        field.widget.attrs["data-presets"] = " ".join(sorted(option.presets))
+    if option.fixed_by_preset:
+        field.widget.attrs["data-fixed-by"] = " ".join(sorted(option.fixed_by_preset))
+    return field
+
+
+def _bare_rule_field(name: str, default: Any) -> forms.Field:
+    option = RULE_OPTIONS[name]
+    common: dict[str, Any] = {"label": option.label, "help_text": option.description}
+    if option.choices:
+        choices = [(_encode(value), label) for value, label in option.choices]
+        sample = next((value for value, _label in option.choices if value is not None), default)
+
+        value_type = type(sample)
+
+        def coerce(raw: str) -> Any:
+            return None if raw == "" else value_type(raw)
+
+        return forms.TypedChoiceField(
+            choices=choices, coerce=coerce, empty_value=None, initial=_encode(default), required=False, **common
+        )
+    if isinstance(default, bool):
+        return forms.BooleanField(initial=default, required=False, **common)
+    return forms.IntegerField(
+        initial=default, min_value=option.minimum, max_value=option.maximum, required=True, **common
+    )
+
+
+class RoomForm(forms.Form):
+    name = forms.CharField(label=_("Oda adı"), min_length=3, max_length=40)
+    turn_seconds = forms.IntegerField(
+        label=_("Hamle süresi (saniye)"),
+        min_value=TURN_SECONDS_MIN,
+        max_value=TURN_SECONDS_MAX,
+        initial=TURN_SECONDS_DEFAULT,
+    )
+    table_count = forms.IntegerField(label=_("Masa sayısı"), min_value=1, max_value=MAX_TABLES_PER_ROOM, initial=1)
+    is_private = forms.BooleanField(label=_("Özel oda (şifre ya da davet bağlantısıyla girilir)"), required=False)
+    password = forms.CharField(
+        label=_("Oda şifresi"),
+        required=False,
+        max_length=64,
+        widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "new-password"}),
+        help_text=_("Boş bırakırsanız odaya yalnızca davet bağlantısıyla girilir."),
+    )
+
+    def __init__(self, *args: Any, room: Room | None = None, **kwargs: Any) -> None:
+        self.room = room
+        super().__init__(*args, **kwargs)
+        current = room.rules if room else RuleSet().to_dict()
+        for field in fields(RuleSet):
+            if field.name not in RULE_OPTIONS:
+                continue
+            default = field.default if field.default is not MISSING else None
+            form_field = _rule_form_field(field.name, default)
+            value = current.get(field.name, default)
+            form_field.initial = _encode(value) if isinstance(form_field, forms.TypedChoiceField) else value
+            self.fields[RULE_PREFIX + field.name] = form_field
+        if room is not None:
+            del self.fields["table_count"]
+            self.initial.update({"name": room.name, "turn_seconds": room.turn_seconds, "is_private": room.is_private})
+            self.fields["password"].help_text = _("Boş bırakırsanız şifre değişmez.")
+
+    def rule_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.fields if name.startswith(RULE_PREFIX)]
+
+    def main_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.fields if not name.startswith(RULE_PREFIX)]
+
+    def rules_data(self) -> dict[str, Any]:
+        """The rule options as the engine wants them (RuleSet.from_dict validates them in the service)."""
+        data = {}
+        for name, value in self.cleaned_data.items():
+            if name.startswith(RULE_PREFIX):
+                data[name[len(RULE_PREFIX):]] = value
+        if data.get("scoring") is None:
+            data["scoring"] = RuleSet().scoring
+        if data.get("players") is None:
+            data["players"] = RuleSet().players
+        return data
+
+
+class EnterRoomForm(forms.Form):
+    password = forms.CharField(label=_("Oda şifresi"), max_length=64, widget=forms.PasswordInput)
+
+
+class RemoveUserForm(forms.Form):
+    user = forms.IntegerField(label=_("Oyuncu"), widget=forms.Select)
+    reason = forms.CharField(label=_("Sebep"), min_length=3, max_length=200)
+    minutes = forms.IntegerField(
+        label=_("Süre (dakika)"), min_value=1, max_value=REMOVAL_MINUTES_MAX, initial=REMOVAL_MINUTES_DEFAULT
+    )
+
+
+class ChatForm(forms.Form):
+    # Checks are the service's (screen_chat_text), so the form passes the text through as typed.
+    text = forms.CharField(label=_("Mesaj"), max_length=1000, required=False, strip=False)
+
+
+class RoomFilterForm(forms.Form):
+    q = forms.CharField(label=_("Ara"), required=False, max_length=40)
+    players = forms.TypedChoiceField(
+        label=_("Oyuncu"),
+        required=False,
+        coerce=int,
+        empty_value=None,
+        choices=[("", _("Hepsi")), ("4", _("4 kişilik")), ("2", _("2 kişilik"))],
+    )
+    scoring = forms.ChoiceField(
+        label=_("Puanlama"), required=False, choices=[("", _("Hepsi")), *[(p, PRESET_LABELS[p]) for p in PRESETS]]
+    )
+    free = forms.BooleanField(label=_("Boş yeri olanlar"), required=False)
+    public = forms.BooleanField(label=_("Yalnızca herkese açık"), required=False)
+
+    def room_filter(self) -> RoomFilter:
+        if not self.is_valid():
+            return RoomFilter()
+        data = self.cleaned_data
+        return RoomFilter(
+            text=data.get("q") or "",
+            players=data.get("players"),
+            scoring=data.get("scoring") or "",
+            free_only=bool(data.get("free")),
+            public_only=bool(data.get("public")),
+        )

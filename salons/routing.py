@@ -1,0 +1,9 @@
+from django.urls import path
+
+from . import consumers
+
+websocket_urlpatterns = [
+    path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
+    path("ws/salons/<int:salon_id>/", consumers.SalonConsumer.as_asgi()),
+    path("ws/rooms/<int:room_id>/", consumers.RoomConsumer.as_asgi()),
+]

@@ -1,0 +1,224 @@
+"""Human descriptions of the engine's rule set, keyed by ``RuleSet`` field name.
+
+The rules page, the room form and every room's rule summary are built from
+``dataclasses.fields(RuleSet)`` plus this catalogue, and scoring examples are computed by the
+engine's own ``finish_value`` — so what players read can never drift from what the engine plays.
+A test fails when the engine grows a field that has no entry here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from games.engine.finish import PAIRS, SETS, Finish
+from games.engine.rules import CHIPS, COUNTDOWN, PENALTY, PRESETS, RuleSet
+from games.engine.scoring import finish_value
+
+PRESET_LABELS: dict[str, Promise] = {
+    COUNTDOWN: _("Geri sayım (klasik salon)"),
+    PENALTY: _("Ceza puanı"),
+    CHIPS: _("Çipli (Klasik/Düz Okey)"),
+}
+
+PRESET_DESCRIPTIONS: dict[str, Promise] = {
+    COUNTDOWN: _(
+        "Herkes aynı puanla başlar; biri eli bitirince diğerlerinin puanı düşer. Puanı sıfıra inen "
+        "olunca maç biter, en yüksek puanlı oyuncu kazanır."
+    ),
+    PENALTY: _(
+        "Herkes 0 ceza puanıyla başlar; biri eli bitirince diğerleri ceza puanı alır. Maç 1 ya da 3 el "
+        "sürer, en düşük ceza puanlı oyuncu kazanır. Orta taşlar biterse herkes 10 ceza puanı alır."
+    ),
+    CHIPS: _(
+        "Her el kendi içinde ödenir: eli bitirene diğer her oyuncu masanın bahsi kadar çip öder. Bir "
+        "perde en çok bir okey kullanılabilir. Çipler oyun parasıdır, asla gerçek para değildir."
+    ),
+}
+
+
+@dataclass(frozen=True)
+class RuleOption:
+    label: Promise
+    description: Promise
+    # The scoring presets the option matters for; None = every preset.
+    presets: frozenset[str] | None = None
+    # (value, label) pairs for options with a fixed set of values.
+    choices: tuple[tuple[Any, Promise], ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    # RULES.md marks it as our reading where the sources are silent: the page says so.
+    interpretation: bool = False
+    # Set by the preset itself (e.g. chips always plays with at most one okey per set).
+    fixed_by_preset: frozenset[str] = frozenset()
+
+
+RULE_OPTIONS: dict[str, RuleOption] = {
+    "scoring": RuleOption(
+        label=_("Puanlama"),
+        description=_("Oyunun nasıl puanlandığı: geri sayım, ceza puanı ya da çipli."),
+        choices=tuple((preset, PRESET_LABELS[preset]) for preset in PRESETS),
+    ),
+    "players": RuleOption(
+        label=_("Masadaki oyuncu sayısı"),
+        description=_("Masalar 4 kişilik ya da 2 kişiliktir. 2 kişilik masada ortada 76 taş kalır."),
+        choices=((4, _("4 kişilik")), (2, _("2 kişilik"))),
+    ),
+    "max_jokers_per_set": RuleOption(
+        label=_("Bir perdeki okey sayısı"),
+        description=_(
+            "Sınırsız: okeyler bir perde istenildiği kadar kullanılabilir. En çok 1: bir perde en çok "
+            "bir okey olabilir ve yalnızca okeylerden oluşan perde sayılmaz."
+        ),
+        choices=((None, _("Sınırsız")), (1, _("En çok 1"))),
+        fixed_by_preset=frozenset({CHIPS}),
+    ),
+    "start_points": RuleOption(
+        label=_("Başlangıç puanı"),
+        description=_("Geri sayımda her oyuncunun maça başladığı puan."),
+        presets=frozenset({COUNTDOWN}),
+        minimum=1,
+        maximum=1000,
+    ),
+    "hands_per_match": RuleOption(
+        label=_("Maçtaki el sayısı"),
+        description=_("Ceza puanlı maç 1 ya da 3 el sürer."),
+        presets=frozenset({PENALTY}),
+        choices=((1, _("1 el")), (3, _("3 el"))),
+    ),
+    "prize_pool": RuleOption(
+        label=_("Ödül havuzu (çip)"),
+        description=_(
+            "Ceza puanlı maçın sonunda dağıtılan çip havuzu (0 = yok). Kazanan en az %75'ini alır; kalan "
+            "%25, sınırın (1 elde 40, 3 elde 80 ceza puanı) altında kalanlara uzaklıkları oranında "
+            "bölünür. Yalnızca oyun parası."
+        ),
+        presets=frozenset({PENALTY}),
+        minimum=0,
+        maximum=1_000_000,
+        interpretation=True,
+    ),
+    "stake": RuleOption(
+        label=_("Bahis (çip)"),
+        description=_(
+            "Çipli masada normal bitişte diğer her oyuncunun bitirene ödediği çip. Salonun bahis "
+            "sınırları içinde olmalı. Yalnızca oyun parası."
+        ),
+        presets=frozenset({CHIPS}),
+        minimum=0,
+        maximum=1_000_000,
+    ),
+    "okey_completes_pair": RuleOption(
+        label=_("Okey çifti tamamlar"),
+        description=_("Çifte giden oyuncu bir okeyi herhangi bir taşın çifti olarak kullanabilir."),
+        interpretation=True,
+    ),
+    "color_finish": RuleOption(
+        label=_("Renkten bitme"),
+        description=_(
+            "14 taşın hepsi tek renk olunca ek puan: sırasız renk diğerlerine −8; sıralı renk (1'den "
+            "13-1'e tek seri) diğer herkesin puanını sıfırlar ve maçı bitirir."
+        ),
+        presets=frozenset({COUNTDOWN}),
+    ),
+    "indicator_binds_pair": RuleOption(
+        label=_("Göstergeyi çifte bağlama"),
+        description=_("Gösterge yapıp çifte giden oyuncu gösterdiği taşı bir çift olarak sayabilir."),
+    ),
+    "double_okey": RuleOption(
+        label=_("Çift okey atma"),
+        description=_(
+            "İki okeyi de elinde tutan oyuncu birini atarak bitirir, oynamaya devam eder ve ikincisini "
+            "atarak yeniden bitirirse dört kat puan alır. Önce başkası biterse ilk okey yanar."
+        ),
+        presets=frozenset({COUNTDOWN}),
+    ),
+}
+
+YES = _("Evet")
+NO = _("Hayır")
+
+
+def rule_field_names() -> list[str]:
+    return [f.name for f in fields(RuleSet)]
+
+
+def undescribed_fields() -> list[str]:
+    """RuleSet fields with no description here (a test keeps this empty)."""
+    return [name for name in rule_field_names() if name not in RULE_OPTIONS]
+
+
+def option_applies(name: str, scoring: str) -> bool:
+    option = RULE_OPTIONS.get(name)
+    return option is None or option.presets is None or scoring in option.presets
+
+
+def format_value(name: str, value: Any) -> str:
+    option = RULE_OPTIONS.get(name)
+    if option and option.choices:
+        for choice, label in option.choices:
+            if choice == value:
+                return str(label)
+    if isinstance(value, bool):
+        return str(YES if value else NO)
+    return str(value)
+
+
+@dataclass(frozen=True)
+class RuleLine:
+    name: str
+    label: str
+    value: str
+    description: str
+    interpretation: bool
+
+
+def describe_rules(rules: RuleSet | dict[str, Any]) -> list[RuleLine]:
+    """The lines that matter for one room's rule set, in the engine's field order."""
+    rule_set = rules if isinstance(rules, RuleSet) else RuleSet.from_dict(rules)
+    data = rule_set.to_dict()
+    lines = []
+    for name in rule_field_names():
+        if not option_applies(name, rule_set.scoring):
+            continue
+        option = RULE_OPTIONS.get(name)
+        lines.append(
+            RuleLine(
+                name=name,
+                label=str(option.label) if option else name,
+                value=format_value(name, data[name]),
+                description=str(option.description) if option else "",
+                interpretation=bool(option and option.interpretation),
+            )
+        )
+    return lines
+
+
+def preset_rule_set(preset: str) -> RuleSet:
+    return RuleSet.preset(preset)
+
+
+def scoring_examples(rules: RuleSet) -> list[tuple[str, int]]:
+    """What each kind of finish is worth under ``rules``, computed by the engine's scoring."""
+    cases = [
+        (pgettext_lazy("finish", "Normal bitiş"), SETS, False),
+        (pgettext_lazy("finish", "Çiftten bitiş"), PAIRS, False),
+        (pgettext_lazy("finish", "Okey atarak bitiş"), SETS, True),
+        (pgettext_lazy("finish", "Çiftten okey atarak bitiş"), PAIRS, True),
+    ]
+    examples = []
+    for label, kind, okey in cases:
+        finish = Finish(kind=kind, discard=None, okey_finish=okey, groups=())
+        examples.append((str(label), finish_value(finish, rules)))
+    return examples
+
+
+SCORING_UNIT: dict[str, Promise] = {
+    COUNTDOWN: _("diğer oyuncuların her birinden düşen puan"),
+    PENALTY: _("diğer oyuncuların her birinin aldığı ceza puanı"),
+    CHIPS: _("diğer oyuncuların her birinin ödediği çip"),
+}

@@ -1,0 +1,582 @@
+"""Every state change of salons, one function per use case.
+
+Each runs in a transaction, locks the rows it changes (``select_for_update``; on SQLite the
+database lock serialises writers instead) and publishes its events with ``transaction.on_commit``,
+so a listener never hears of a change that was rolled back. Refusals are ``ServiceError(code,
+message)`` with a stable code and a translated message; nothing is half-written.
+
+Entry points the other apps rely on: ``take_seat``, ``leave_seat``, ``set_table_status``,
+``post_chat_message`` (with its ``screen_chat_text`` step for the moderation app),
+``remove_from_room``.
+"""
+
+from __future__ import annotations
+
+import hmac
+import re
+from datetime import timedelta
+from typing import Any
+
+from django.core.cache import cache
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from accounts.errors import ServiceError
+from accounts.models import User
+from games.engine.rules import CHIPS, RuleSet, RuleSetError
+
+from . import events, selectors
+from .models import (
+    TURN_SECONDS_MAX,
+    TURN_SECONDS_MIN,
+    ChatMessage,
+    Room,
+    RoomAccess,
+    RoomPresence,
+    RoomRemoval,
+    Salon,
+    SalonStaff,
+    Seat,
+    Table,
+)
+
+__all__ = [
+    "ServiceError",
+    "open_room",
+    "update_room",
+    "close_room",
+    "add_table",
+    "enter_room",
+    "take_seat",
+    "leave_seat",
+    "set_table_status",
+    "screen_chat_text",
+    "post_chat_message",
+    "remove_from_room",
+    "join_presence",
+    "touch_presence",
+    "leave_presence",
+]
+
+ROOM_NAME_MIN = 3
+ROOM_NAME_MAX = 40
+MAX_OPEN_ROOMS_PER_USER = 3
+MAX_TABLES_PER_ROOM = 8
+CHAT_MAX_LENGTH = 300
+# Chat flood guard: at most CHAT_BURST messages per CHAT_WINDOW seconds per user.
+CHAT_BURST = 5
+CHAT_WINDOW = 10
+PASSWORD_ATTEMPTS = 10
+PASSWORD_WINDOW = 300
+REMOVAL_REASON_MIN = 3
+REMOVAL_REASON_MAX = 200
+REMOVAL_MINUTES_DEFAULT = 30
+REMOVAL_MINUTES_MAX = 24 * 60
+
+
+# --- helpers ------------------------------------------------------------------------------------
+
+
+def _require_user(user: User) -> None:
+    if not getattr(user, "is_authenticated", False):
+        raise ServiceError("login_required", _("Bu işlem için giriş yapın."))
+    if not user.is_active:
+        raise ServiceError("inactive", _("Hesabınız etkin değil."))
+
+
+def _require_access(*, room: Room, user: User) -> None:
+    error = selectors.room_access_error(room=room, user=user)
+    if error is not None:
+        raise error
+
+
+def _require_manager(*, room: Room, user: User) -> None:
+    _require_user(user)
+    if not selectors.can_manage_room(user=user, room=room):
+        raise ServiceError("not_owner", _("Bunu yalnızca oda sahibi yapabilir."))
+
+
+def _lock_room(room: Room) -> Room:
+    try:
+        return Room.objects.select_for_update().select_related("salon", "owner").get(pk=room.pk)
+    except Room.DoesNotExist:
+        raise ServiceError("no_room", _("Böyle bir oda yok.")) from None
+
+
+def _lock_table(table: Table) -> Table:
+    try:
+        return Table.objects.select_for_update().select_related("room", "room__salon").get(pk=table.pk)
+    except Table.DoesNotExist:
+        raise ServiceError("no_table", _("Böyle bir masa yok.")) from None
+
+
+def _clean_room_name(name: Any) -> str:
+    name = re.sub(r"\s+", " ", str(name or "")).strip()
+    if not ROOM_NAME_MIN <= len(name) <= ROOM_NAME_MAX:
+        raise ServiceError(
+            "bad_name",
+            _("Oda adı %(min)d–%(max)d karakter olmalı.") % {"min": ROOM_NAME_MIN, "max": ROOM_NAME_MAX},
+        )
+    return name
+
+
+def _clean_turn_seconds(value: Any) -> int:
+    try:
+        seconds = int(value)
+    except (TypeError, ValueError):
+        seconds = -1
+    if not TURN_SECONDS_MIN <= seconds <= TURN_SECONDS_MAX:
+        raise ServiceError(
+            "bad_turn_seconds",
+            _("Hamle süresi %(min)d–%(max)d saniye olmalı.") % {"min": TURN_SECONDS_MIN, "max": TURN_SECONDS_MAX},
+        )
+    return seconds
+
+
+def _clean_rules(rules: Any, salon: Salon) -> dict[str, Any]:
+    """Validate through the engine's RuleSet (the only authority on rules) plus the salon's limits."""
+    if isinstance(rules, RuleSet):
+        rule_set = rules
+    else:
+        if not isinstance(rules, dict):
+            raise ServiceError("bad_rules", _("Kurallar okunamadı."))
+        try:
+            rule_set = RuleSet.from_dict(rules)
+        except (RuleSetError, TypeError, ValueError) as error:
+            raise ServiceError("bad_rules", _("Geçersiz kural seçimi: %(error)s") % {"error": error}) from None
+    if rule_set.scoring == CHIPS and not salon.min_stake <= rule_set.stake <= salon.max_stake:
+        raise ServiceError(
+            "bad_stake",
+            _("Bu salonda bahis %(min)d ile %(max)d çip arasında olmalı.")
+            % {"min": salon.min_stake, "max": salon.max_stake},
+        )
+    return rule_set.to_dict()
+
+
+def _create_tables(room: Room, count: int, start: int = 1) -> list[Table]:
+    tables = []
+    for number in range(start, start + count):
+        table = Table.objects.create(room=room, number=number)
+        Seat.objects.bulk_create(Seat(table=table, position=position) for position in range(room.players))
+        tables.append(table)
+    return tables
+
+
+def _announce_tables(room: Room, table_ids: list[int], event_type: str = "seat.changed") -> None:
+    """After commit: the fresh state of these tables to their room and table groups."""
+
+    def build() -> None:
+        for table_id in table_ids:
+            payload = selectors.get_table_payload(table_id=table_id)
+            events.send_now(events.room_group(room.pk), {"type": event_type, "room": room.pk, "table": payload})
+            events.send_now(events.table_group(table_id), {"type": event_type, "room": room.pk, "table": payload})
+
+    events.after_commit(build)
+
+
+def _announce_presence(room_id: int) -> None:
+    def build() -> None:
+        room = Room.objects.filter(pk=room_id).first()
+        if room is None:
+            return
+        counts = selectors.presence_counts(room=room)
+        present = [{"id": user.pk, "nickname": user.username} for user in selectors.room_people(room=room)]
+        events.send_now(
+            events.room_group(room_id), {"type": "presence.changed", "room": room_id, **counts, "present": present}
+        )
+
+    events.after_commit(build)
+
+
+def _announce_salon(salon_id: int) -> None:
+    """After commit: tell the salon page its list changed, and the lobby its counts."""
+
+    def build() -> None:
+        events.send_now(events.salon_group(salon_id), {"type": "salon.changed", "salon": salon_id})
+        events.send_now(events.LOBBY_GROUP, {"type": "lobby.counts", "salons": selectors.lobby_counts()})
+
+    events.after_commit(build)
+
+
+def _free_seats(seats: list[Seat]) -> list[int]:
+    """Empty the given seats; returns the ids of the tables that changed."""
+    changed = sorted({seat.table_id for seat in seats})
+    Seat.objects.filter(pk__in=[seat.pk for seat in seats]).update(user=None, taken_at=None)
+    return changed
+
+
+# --- rooms --------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def open_room(
+    *,
+    user: User,
+    salon: Salon,
+    name: str,
+    rules: dict[str, Any] | RuleSet | None = None,
+    turn_seconds: int = 20,
+    is_private: bool = False,
+    password: str = "",
+    table_count: int = 1,
+) -> Room:
+    """Any signed-in player opens a room for free (a salon rule); its tables start empty."""
+    _require_user(user)
+    salon = Salon.objects.select_for_update().get(pk=salon.pk)
+    if not salon.is_active:
+        raise ServiceError("salon_closed", _("Bu salon şu an kapalı."))
+    name = _clean_room_name(name)
+    clean_rules = _clean_rules(rules if rules is not None else RuleSet(), salon)
+    seconds = _clean_turn_seconds(turn_seconds)
+    try:
+        table_count = int(table_count)
+    except (TypeError, ValueError):
+        table_count = 0
+    if not 1 <= table_count <= MAX_TABLES_PER_ROOM:
+        raise ServiceError("bad_table_count", _("Masa sayısı 1–%(max)d olmalı.") % {"max": MAX_TABLES_PER_ROOM})
+    if Room.objects.filter(owner=user, status=Room.Status.OPEN).count() >= MAX_OPEN_ROOMS_PER_USER:
+        raise ServiceError(
+            "too_many_rooms",
+            _("Aynı anda en çok %(max)d açık odanız olabilir; önce birini kapatın.") % {"max": MAX_OPEN_ROOMS_PER_USER},
+        )
+    if salon.rooms.filter(status=Room.Status.OPEN).count() >= salon.max_rooms:
+        raise ServiceError("salon_full", _("Bu salon dolu; başka bir salonda oda açın."))
+    room = Room(salon=salon, owner=user, name=name, rules=clean_rules, turn_seconds=seconds, is_private=bool(is_private))
+    room.set_password(password if is_private else "")
+    room.save()
+    _create_tables(room, table_count)
+    _announce_salon(salon.pk)
+    return room
+
+
+@transaction.atomic
+def update_room(
+    *,
+    user: User,
+    room: Room,
+    name: str,
+    rules: dict[str, Any] | RuleSet,
+    turn_seconds: int,
+    is_private: bool,
+    password: str | None = None,
+) -> Room:
+    """The owner edits the room while no game runs. ``password=None`` keeps the current one."""
+    room = _lock_room(room)
+    _require_manager(room=room, user=user)
+    if not room.is_open:
+        raise ServiceError("room_closed", _("Bu oda kapandı."))
+    tables = list(Table.objects.select_for_update().filter(room=room).order_by("number"))
+    if any(table.is_playing for table in tables):
+        raise ServiceError("game_running", _("Masada oyun sürerken oda değiştirilemez."))
+    name = _clean_room_name(name)
+    clean_rules = _clean_rules(rules, room.salon)
+    seconds = _clean_turn_seconds(turn_seconds)
+    changed_tables: list[int] = []
+    if clean_rules["players"] != room.players:
+        if Seat.objects.filter(table__room=room, user__isnull=False).exists():
+            raise ServiceError("seats_taken", _("Oyuncu sayısı değişmeden önce herkes masadan kalkmalı."))
+        for table in tables:
+            table.seats.all().delete()
+            Seat.objects.bulk_create(Seat(table=table, position=p) for p in range(clean_rules["players"]))
+            changed_tables.append(table.pk)
+    room.name = name
+    room.rules = clean_rules
+    room.turn_seconds = seconds
+    room.is_private = bool(is_private)
+    if not room.is_private:
+        room.password = ""
+    elif password is not None:
+        room.set_password(password)
+    room.save()
+    _announce_tables(room, changed_tables)
+
+    def build() -> None:
+        summary = selectors.room_summary_for(room)
+        events.send_now(events.room_group(room.pk), {"type": "room.updated", "room": summary})
+
+    events.after_commit(build)
+    _announce_salon(room.salon_id)
+    return room
+
+
+@transaction.atomic
+def close_room(*, user: User, room: Room) -> Room:
+    """The owner closes the room when no game runs; everyone in it is told and sent to the salon."""
+    room = _lock_room(room)
+    _require_manager(room=room, user=user)
+    if not room.is_open:
+        raise ServiceError("room_closed", _("Bu oda zaten kapalı."))
+    if Table.objects.select_for_update().filter(room=room, status=Table.Status.PLAYING).exists():
+        raise ServiceError("game_running", _("Masada oyun sürerken oda kapatılamaz."))
+    Seat.objects.filter(table__room=room).update(user=None, taken_at=None)
+    room.status = Room.Status.CLOSED
+    room.closed_at = timezone.now()
+    room.save(update_fields=["status", "closed_at", "updated_at"])
+    RoomPresence.objects.filter(room=room).delete()
+    events.publish(events.room_group(room.pk), "room.closed", room=room.pk, salon_url=room.salon.get_absolute_url())
+    _announce_salon(room.salon_id)
+    return room
+
+
+@transaction.atomic
+def add_table(*, user: User, room: Room) -> Table:
+    room = _lock_room(room)
+    _require_manager(room=room, user=user)
+    if not room.is_open:
+        raise ServiceError("room_closed", _("Bu oda kapandı."))
+    count = room.tables.count()
+    if count >= MAX_TABLES_PER_ROOM:
+        raise ServiceError("too_many_tables", _("Bir odada en çok %(max)d masa olabilir.") % {"max": MAX_TABLES_PER_ROOM})
+    last = room.tables.order_by("-number").values_list("number", flat=True).first() or 0
+    (table,) = _create_tables(room, 1, start=last + 1)
+    _announce_tables(room, [table.pk], event_type="table.added")
+    _announce_salon(room.salon_id)
+    return table
+
+
+def _password_attempts_key(room: Room, user: User) -> str:
+    return f"salons:room-password:{room.pk}:{user.pk}"
+
+
+@transaction.atomic
+def enter_room(*, user: User, room: Room, password: str = "", token: str = "") -> None:
+    """Unlock a room for ``user``: public rooms need nothing, private ones a password or the invite token."""
+    _require_user(user)
+    room = Room.objects.select_related("salon").get(pk=room.pk)
+    error = selectors.room_access_error(room=room, user=user)
+    if error is None:
+        return
+    if error.code != "private_room":
+        raise error
+    if token:
+        if not hmac.compare_digest(str(token), room.invite_token):
+            raise ServiceError("bad_invite", _("Davet bağlantısı geçersiz ya da eskimiş."))
+    else:
+        key = _password_attempts_key(room, user)
+        cache.add(key, 0, PASSWORD_WINDOW)
+        if cache.get(key, 0) >= PASSWORD_ATTEMPTS:
+            raise ServiceError("too_many_attempts", _("Çok fazla yanlış deneme; birkaç dakika sonra yeniden deneyin."))
+        if not room.check_password(str(password or "")):
+            try:
+                cache.incr(key)
+            except ValueError:
+                cache.set(key, 1, PASSWORD_WINDOW)
+            raise ServiceError("wrong_password", _("Şifre yanlış."))
+    RoomAccess.objects.get_or_create(room=room, user=user)
+
+
+# --- seats and tables ---------------------------------------------------------------------------
+
+
+@transaction.atomic
+def take_seat(*, user: User, table: Table, position: int) -> Seat:
+    """Sit on an empty seat of a waiting table.
+
+    Sitting elsewhere at the same table moves you; a seat at another waiting table is given up
+    (one table at a time); a seat at a table in play keeps you from sitting anywhere else.
+    """
+    _require_user(user)
+    table = _lock_table(table)
+    room = table.room
+    _require_access(room=room, user=user)
+    if table.is_playing:
+        raise ServiceError("game_running", _("Bu masada oyun sürüyor; bitince oturabilirsiniz."))
+    try:
+        position = int(position)
+    except (TypeError, ValueError):
+        position = -1
+    seats = {seat.position: seat for seat in Seat.objects.select_for_update().filter(table=table)}
+    if position not in seats:
+        raise ServiceError("bad_seat", _("Böyle bir koltuk yok."))
+    seat = seats[position]
+    if seat.user_id == user.pk:
+        return seat
+    if seat.user_id is not None:
+        raise ServiceError("seat_taken", _("Bu koltuk dolu."))
+    elsewhere = list(Seat.objects.select_for_update().filter(user=user).exclude(pk=seat.pk).select_related("table", "table__room"))
+    if any(other.table.is_playing for other in elsewhere):
+        raise ServiceError("already_playing", _("Başka bir masada oyununuz sürüyor."))
+    if room.rules.get("scoring") == CHIPS:
+        balance = User.objects.filter(pk=user.pk).values_list("chips", flat=True).get()
+        if balance < room.stake:
+            raise ServiceError(
+                "not_enough_chips",
+                _("Bu masaya oturmak için en az %(stake)d çip gerekli.") % {"stake": room.stake},
+            )
+    _free_seats(elsewhere)
+    # A conditional update, so two players clicking the same seat can never both get it.
+    try:
+        with transaction.atomic():
+            taken = Seat.objects.filter(pk=seat.pk, user__isnull=True).update(user=user, taken_at=timezone.now())
+    except IntegrityError:
+        taken = 0
+    if taken != 1:
+        raise ServiceError("seat_taken", _("Bu koltuk dolu."))
+    seat.refresh_from_db()
+    changed: dict[int, tuple[Room, set[int]]] = {room.pk: (room, {table.pk})}
+    for other in elsewhere:
+        changed.setdefault(other.table.room_id, (other.table.room, set()))[1].add(other.table_id)
+    for changed_room, table_ids in changed.values():
+        _announce_tables(changed_room, sorted(table_ids))
+        _announce_presence(changed_room.pk)
+    for salon_id in {changed_room.salon_id for changed_room, _ids in changed.values()}:
+        _announce_salon(salon_id)
+    return seat
+
+
+@transaction.atomic
+def leave_seat(*, user: User, table: Table) -> None:
+    """Stand up before a game starts; refused while the table plays (the game decides then)."""
+    _require_user(user)
+    table = _lock_table(table)
+    if table.is_playing:
+        raise ServiceError("game_running", _("Oyun sürerken masadan kalkamazsınız."))
+    seats = list(Seat.objects.select_for_update().filter(table=table, user=user))
+    if not seats:
+        raise ServiceError("not_seated", _("Bu masada oturmuyorsunuz."))
+    _free_seats(seats)
+    _announce_tables(table.room, [table.pk])
+    _announce_presence(table.room_id)
+    _announce_salon(table.room.salon_id)
+
+
+@transaction.atomic
+def set_table_status(*, table: Table, status: str) -> Table:
+    """For the live-play services: "playing" when a game starts, "waiting" when it ends."""
+    if status not in Table.Status.values:
+        raise ServiceError("bad_status", _("Geçersiz masa durumu."))
+    table = _lock_table(table)
+    if table.status != status:
+        table.status = status
+        table.save(update_fields=["status"])
+        _announce_tables(table.room, [table.pk], event_type="table.status")
+        _announce_salon(table.room.salon_id)
+    return table
+
+
+# --- chat ---------------------------------------------------------------------------------------
+
+
+def screen_chat_text(*, user: User, text: Any) -> str:
+    """The chat filter step. For now it trims and refuses empty or over-long text.
+
+    The moderation app replaces this (its offensive-word filter, links, mutes): keep the
+    signature — it returns the text to store or raises ``ServiceError``.
+    """
+    if not isinstance(text, str):
+        raise ServiceError("empty_message", _("Boş mesaj gönderilemez."))
+    cleaned = re.sub(r"[\u0000-\u0008\u000b-\u001f\u007f]", "", text).strip()
+    cleaned = re.sub(r"\s+", " ", cleaned)
+    if not cleaned:
+        raise ServiceError("empty_message", _("Boş mesaj gönderilemez."))
+    if len(cleaned) > CHAT_MAX_LENGTH:
+        raise ServiceError(
+            "message_too_long", _("Mesaj en çok %(max)d karakter olabilir.") % {"max": CHAT_MAX_LENGTH}
+        )
+    return cleaned
+
+
+def _check_chat_rate(user: User) -> None:
+    key = f"salons:chat-rate:{user.pk}"
+    cache.add(key, 0, CHAT_WINDOW)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, CHAT_WINDOW)
+        count = 1
+    if count > CHAT_BURST:
+        raise ServiceError("too_fast", _("Çok hızlı yazıyorsunuz; biraz bekleyin."))
+
+
+@transaction.atomic
+def post_chat_message(*, user: User, room: Room, table: Table | None = None, text: str) -> ChatMessage:
+    """The single way into room and table chat."""
+    _require_user(user)
+    room = Room.objects.select_related("salon").get(pk=room.pk)
+    _require_access(room=room, user=user)
+    if table is not None and table.room_id != room.pk:
+        raise ServiceError("bad_table", _("Bu masa bu odada değil."))
+    cleaned = screen_chat_text(user=user, text=text)
+    _check_chat_rate(user)
+    message = ChatMessage.objects.create(room=room, table=table, author=user, text=cleaned)
+    message.author = user
+    payload = selectors.chat_payload(message)
+    group = events.table_group(table.pk) if table is not None else events.room_group(room.pk)
+    events.publish(group, "chat.message", message=payload)
+    return message
+
+
+# --- removals -----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def remove_from_room(
+    *, owner: User, room: Room, user: User, reason: str, minutes: int = REMOVAL_MINUTES_DEFAULT
+) -> RoomRemoval:
+    """The room owner removes someone, with a reason, for a while.
+
+    Their seats at tables not in play are freed and their sockets told to leave. Every removal is
+    logged — a salon rule forbids unfair removals, and staff read this log to find them.
+    """
+    room = _lock_room(room)
+    _require_manager(room=room, user=owner)
+    if not room.is_open:
+        raise ServiceError("room_closed", _("Bu oda kapandı."))
+    if user.pk == owner.pk or user.pk == room.owner_id:
+        raise ServiceError("cannot_remove_self", _("Oda sahibi kendini çıkaramaz."))
+    if user.is_staff or user.is_superuser or SalonStaff.objects.filter(salon=room.salon, user=user).exists():
+        raise ServiceError("cannot_remove_staff", _("Salon görevlileri odadan çıkarılamaz."))
+    reason = re.sub(r"\s+", " ", str(reason or "")).strip()
+    if not REMOVAL_REASON_MIN <= len(reason) <= REMOVAL_REASON_MAX:
+        raise ServiceError(
+            "reason_required",
+            _("Çıkarma sebebi %(min)d–%(max)d karakter olmalı.") % {"min": REMOVAL_REASON_MIN, "max": REMOVAL_REASON_MAX},
+        )
+    try:
+        minutes = int(minutes)
+    except (TypeError, ValueError):
+        minutes = 0
+    if not 1 <= minutes <= REMOVAL_MINUTES_MAX:
+        raise ServiceError("bad_duration", _("Süre 1–%(max)d dakika olmalı.") % {"max": REMOVAL_MINUTES_MAX})
+    seats = list(
+        Seat.objects.select_for_update().filter(table__room=room, user=user, table__status=Table.Status.WAITING)
+    )
+    freed = _free_seats(seats)
+    RoomAccess.objects.filter(room=room, user=user).delete()
+    removal = RoomRemoval.objects.create(
+        room=room, removed_by=owner, user=user, reason=reason, until=timezone.now() + timedelta(minutes=minutes)
+    )
+    events.publish(events.room_group(room.pk), "user.removed", room=room.pk, user=user.pk, until=removal.until.isoformat())
+    _announce_tables(room, freed)
+    _announce_presence(room.pk)
+    _announce_salon(room.salon_id)
+    return removal
+
+
+# --- presence (room sockets) --------------------------------------------------------------------
+
+
+@transaction.atomic
+def join_presence(*, user: User, room: Room, channel_name: str) -> None:
+    RoomPresence.objects.update_or_create(
+        channel_name=channel_name, defaults={"room": room, "user": user, "seen_at": timezone.now()}
+    )
+    # Clean rows of sockets that died without a goodbye (server restarts); cheap and bounded.
+    RoomPresence.objects.filter(seen_at__lt=timezone.now() - timedelta(hours=1)).delete()
+    _announce_presence(room.pk)
+    _announce_salon(room.salon_id)
+
+
+def touch_presence(*, channel_name: str) -> None:
+    RoomPresence.objects.filter(channel_name=channel_name).update(seen_at=timezone.now())
+
+
+@transaction.atomic
+def leave_presence(*, channel_name: str) -> None:
+    presence = RoomPresence.objects.select_related("room").filter(channel_name=channel_name).first()
+    if presence is None:
+        return
+    presence.delete()
+    _announce_presence(presence.room_id)
+    _announce_salon(presence.room.salon_id)

@@ -1,0 +1,172 @@
+"""The table socket, over the real ASGI stack: session cookie, origin check, per-seat frames."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from games import services
+from games.engine import hand as engine_hand
+from games.engine.tiles import format_tile
+from games.models import Hand
+from okeysite.asgi import application
+
+from .conftest import make_table, make_user
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+ORIGIN = "http://127.0.0.1:8000"
+
+
+def session_cookie(user) -> str:
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}"
+
+
+async def open_socket(user, table_id: int, *, origin: str = ORIGIN) -> WebsocketCommunicator:
+    headers = [(b"origin", origin.encode()), (b"host", b"127.0.0.1:8000")]
+    if user is not None:
+        cookie = await sync_to_async(session_cookie)(user)
+        headers.append((b"cookie", cookie.encode()))
+    return WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
+
+
+async def connected(user, table_id: int) -> WebsocketCommunicator:
+    communicator = await open_socket(user, table_id)
+    ok, _ = await communicator.connect()
+    assert ok
+    frame = await communicator.receive_json_from(timeout=5)
+    assert frame["type"] == "state"
+    return communicator
+
+
+async def drain(communicator: WebsocketCommunicator) -> list[dict]:
+    frames = []
+    while not await communicator.receive_nothing(timeout=0.3):
+        frames.append(await communicator.receive_json_from())
+    return frames
+
+
+async def test_anonymous_visitors_and_foreign_origins_are_refused():
+    table, users = await sync_to_async(make_table)()
+    communicator = await open_socket(None, table.id)
+    ok, code = await communicator.connect()
+    assert not ok or code == 4401
+    await communicator.disconnect()
+    communicator = await open_socket(users[0], table.id, origin="http://evil.example")
+    ok, _ = await communicator.connect()
+    assert not ok
+    await communicator.disconnect()
+
+
+async def test_a_missing_table_closes_the_socket():
+    user = await sync_to_async(make_user)()
+    communicator = await open_socket(user, 999999)
+    ok, code = await communicator.connect()
+    assert not ok or code == 4404
+
+
+async def test_players_get_only_their_own_rack_and_watchers_none():
+    table, users = await sync_to_async(make_table)()
+    watcher = await sync_to_async(make_user)()
+    sockets = [await connected(user, table.id) for user in users]
+    watch = await connected(watcher, table.id)
+    for socket, user in zip(sockets, users, strict=True):
+        await socket.send_json_to({"type": "ready"})
+    frames = {index: await drain(socket) for index, socket in enumerate(sockets)}
+    watch_frames = await drain(watch)
+    hand = await sync_to_async(lambda: Hand.objects.get(match__table=table))()
+    state = engine_hand.HandState.from_dict(hand.state)
+    for seat in range(4):
+        last = [f for f in frames[seat] if f["type"] == "state" and f.get("hand")][-1]
+        assert last["hand"]["seat"] == seat
+        assert sorted(last["hand"]["rack"]) == sorted(format_tile(t) for t in state.racks[seat])
+    public = [f for f in watch_frames if f["type"] == "state" and f.get("hand")][-1]
+    assert public["hand"]["rack"] is None and public["hand"]["seat"] is None
+    for socket in [*sockets, watch]:
+        await socket.disconnect()
+
+
+async def test_a_move_reaches_every_screen_and_a_stale_one_gets_the_fresh_state():
+    table, users = await sync_to_async(make_table)()
+    match = await sync_to_async(services.start_match)(user=table.room.owner, table_id=table.id)
+    hand = await sync_to_async(lambda: match.hands.get())()
+    state = engine_hand.HandState.from_dict(hand.state)
+    sockets = [await connected(user, table.id) for user in users]
+    starter = sockets[state.turn]
+    tile = format_tile(state.racks[state.turn][0])
+    await starter.send_json_to({"type": "discard", "move": 0, "tile": tile})
+    for seat, socket in enumerate(sockets):
+        frame = await socket.receive_json_from(timeout=5)
+        assert frame["type"] == "state" and frame["move"] == 1
+        assert frame["hand"]["discard_tops"][state.turn] == tile
+        assert [event["type"] for event in frame["events"]] == ["discard"]
+    await starter.send_json_to({"type": "discard", "move": 0, "tile": tile})
+    error = await starter.receive_json_from(timeout=5)
+    assert error["type"] == "error" and error["code"] == "stale"
+    fresh = await starter.receive_json_from(timeout=5)
+    assert fresh["type"] == "state" and fresh["move"] == 1
+    for socket in sockets:
+        await socket.disconnect()
+
+
+FUZZ = [
+    "not json",
+    "[]",
+    "42",
+    json.dumps({"type": 7}),
+    json.dumps({"type": "discard"}),
+    json.dumps({"type": "discard", "move": 0}),
+    json.dumps({"type": "discard", "move": 0, "tile": ["K1"]}),
+    json.dumps({"type": "discard", "move": "0", "tile": "K1"}),
+    json.dumps({"type": "discard", "move": True, "tile": "K1"}),
+    json.dumps({"type": "draw", "move": 0, "source": "deck"}),
+    json.dumps({"type": "finish", "move": 0, "tile": "J"}),
+    json.dumps({"type": "lay_first_okey", "move": 0}),
+    json.dumps({"type": "take_indicator", "move": 0}),
+    json.dumps({"type": "arrange", "by": "colour"}),
+    json.dumps({"type": "__init__"}),
+    json.dumps({"type": "discard", "move": 0, "tile": "K1" * 2000}),
+    json.dumps({"type": "discard", "move": 10**30, "tile": "K1"}),
+]
+
+
+async def test_malformed_and_hostile_messages_get_an_error_and_change_nothing():
+    table, users = await sync_to_async(make_table)()
+    match = await sync_to_async(services.start_match)(user=table.room.owner, table_id=table.id)
+    hand = await sync_to_async(lambda: match.hands.get())()
+    before = hand.state
+    state = engine_hand.HandState.from_dict(before)
+    # A player who is not on turn, sending the turn player's moves, and the turn player sending junk.
+    other = users[(state.turn + 1) % 4]
+    rng = random.Random(7)
+    for user in (users[state.turn], other):
+        socket = await connected(user, table.id)
+        for text in FUZZ + ["".join(chr(rng.randrange(32, 0x2FFF)) for _ in range(40))]:
+            await socket.send_to(text_data=text)
+            reply = await socket.receive_json_from(timeout=5)
+            assert reply["type"] == "error", text
+            assert reply["code"] and reply["message"]
+            await drain(socket)
+        await socket.disconnect()
+    await sync_to_async(hand.refresh_from_db)()
+    assert hand.state == before and hand.move == 0
+
+
+async def test_a_flood_of_messages_is_rate_limited():
+    table, users = await sync_to_async(make_table)()
+    socket = await connected(users[0], table.id)
+    codes = []
+    for _ in range(30):
+        await socket.send_json_to({"type": "state"})
+    for frame in await drain(socket):
+        if frame["type"] == "error":
+            codes.append(frame["code"])
+    assert "rate_limited" in codes
+    await socket.disconnect()

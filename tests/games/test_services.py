@@ -1,0 +1,234 @@
+"""Live play through the services: every change locked, versioned, logged, and only then published."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import services
+from games.engine import hand as engine_hand
+from games.engine.rules import RuleSet
+from games.models import Hand, Match, MatchPlayer, Move
+from salons.models import Table
+
+from .conftest import make_table, rig_hand
+
+pytestmark = pytest.mark.django_db
+
+
+def start(table, users) -> Match:
+    for user in users[:-1]:
+        assert services.mark_ready(user=user, table_id=table.id) is None
+    match = services.mark_ready(user=users[-1], table_id=table.id)
+    assert match is not None
+    return match
+
+
+def current_hand(match) -> Hand:
+    return match.hands.order_by("-number").first()
+
+
+def test_the_match_starts_when_every_seated_player_is_ready():
+    table, users = make_table()
+    match = start(table, users)
+    table.refresh_from_db()
+    assert table.status == Table.Status.PLAYING
+    hand = current_hand(match)
+    state = engine_hand.HandState.from_dict(hand.state)
+    assert sorted(len(rack) for rack in state.racks) == [14, 14, 14, 15]
+    assert len(state.pile) == 48
+    assert hand.deadline is not None and hand.deadline > timezone.now()
+    assert Move.objects.filter(hand=hand, action="deal").count() == 1
+
+
+def test_a_player_who_is_not_seated_cannot_be_ready():
+    table, users = make_table()
+    from .conftest import make_user
+
+    with pytest.raises(services.GameError) as error:
+        services.mark_ready(user=make_user(), table_id=table.id)
+    assert error.value.code == "not_seated"
+
+
+def test_only_the_owner_starts_a_full_table_without_ready_marks():
+    table, users = make_table()
+    with pytest.raises(services.GameError) as error:
+        services.start_match(user=users[1], table_id=table.id)
+    assert error.value.code == "not_owner"
+    match = services.start_match(user=table.room.owner, table_id=table.id)
+    assert match.status == Match.Status.RUNNING
+    with pytest.raises(services.GameError) as error:
+        services.start_match(user=table.room.owner, table_id=table.id)
+    assert error.value.code == "already_playing"
+
+
+def test_moves_are_applied_once_and_logged_in_order():
+    table, users = make_table()
+    match = start(table, users)
+    hand = current_hand(match)
+    state = engine_hand.HandState.from_dict(hand.state)
+    starter = users[state.turn]
+    tile = engine_hand.format_tile(state.racks[state.turn][0])
+
+    outcome = services.play(user=starter, table_id=table.id, action="discard", move=0, args={"tile": tile})
+    assert outcome.move == 1
+    # The same message again (a double click, a resent frame) is stale: never applied twice.
+    with pytest.raises(services.GameError) as error:
+        services.play(user=starter, table_id=table.id, action="discard", move=0, args={"tile": tile})
+    assert error.value.code == "stale"
+    assert error.value.details["move"] == 1
+    hand.refresh_from_db()
+    assert hand.move == 1
+    assert list(Move.objects.filter(hand=hand).values_list("number", "action")) == [(0, "deal"), (1, "discard")]
+
+
+@pytest.mark.parametrize(
+    "action,args,code",
+    [
+        ("discard", {"tile": "K99"}, "bad_tile"),
+        ("discard", {}, "bad_argument"),
+        ("discard", {"tile": 5}, "bad_argument"),
+        ("draw", {"source": "pile"}, "already_drew"),
+        ("explode", {}, "bad_action"),
+        ("finish", {"tile": "x" * 50}, "bad_argument"),
+    ],
+)
+def test_bad_actions_get_a_clear_code_and_change_nothing(action, args, code):
+    table, users = make_table()
+    match = start(table, users)
+    hand = current_hand(match)
+    before = dict(hand.state)
+    state = engine_hand.HandState.from_dict(hand.state)
+    with pytest.raises(services.GameError) as error:
+        services.play(user=users[state.turn], table_id=table.id, action=action, move=0, args=args)
+    assert error.value.code == code
+    assert str(error.value)
+    hand.refresh_from_db()
+    assert hand.state == before and hand.move == 0
+
+
+def test_a_player_out_of_turn_is_refused():
+    table, users = make_table()
+    match = start(table, users)
+    state = engine_hand.HandState.from_dict(current_hand(match).state)
+    other = users[(state.turn + 1) % 4]
+    with pytest.raises(services.GameError) as error:
+        services.play(user=other, table_id=table.id, action="draw", move=0, args={"source": "pile"})
+    assert error.value.code == "not_your_turn"
+
+
+def test_a_missing_move_number_is_refused():
+    table, users = make_table()
+    match = start(table, users)
+    state = engine_hand.HandState.from_dict(current_hand(match).state)
+    with pytest.raises(services.GameError) as error:
+        services.play(user=users[state.turn], table_id=table.id, action="declare_pairs", move="0")
+    assert error.value.code == "bad_move_number"
+
+
+def overdue(hand: Hand) -> None:
+    Hand.objects.filter(pk=hand.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+
+
+def test_time_running_out_makes_the_server_play_and_a_late_task_does_nothing():
+    table, users = make_table()
+    match = start(table, users)
+    hand = current_hand(match)
+    # Too early: the deadline is in the future.
+    assert services.resolve_timeout(hand_id=hand.id, move=0) is False
+    overdue(hand)
+    assert services.resolve_timeout(hand_id=hand.id, move=0) is True
+    hand.refresh_from_db()
+    assert hand.move == 1  # the starting player only discards
+    assert Move.objects.get(hand=hand, number=1).auto is True
+    # The same task delivered twice: the game has moved on, nothing happens.
+    assert services.resolve_timeout(hand_id=hand.id, move=0) is False
+    hand.refresh_from_db()
+    assert hand.move == 1
+
+
+def test_three_timeouts_in_a_row_mark_a_player_away_until_they_act():
+    table, users = make_table()
+    match = start(table, users)
+    hand = current_hand(match)
+    starter_seat = hand.turn_seat
+    for _ in range(4 * 2 + 1):  # three full rounds for the starter
+        hand.refresh_from_db()
+        overdue(hand)
+        services.resolve_timeout(hand_id=hand.id, move=hand.move)
+    player = MatchPlayer.objects.get(match=match, seat=starter_seat)
+    assert player.timeouts_in_row == 3 and player.away
+    hand.refresh_from_db()
+    # The away player's next turn gets the short clock.
+    services_state = engine_hand.HandState.from_dict(hand.state)
+    assert services_state.turn == (starter_seat + 1) % 4
+
+
+def test_finishing_records_the_hand_and_the_next_one_is_dealt():
+    table, users = make_table()
+    match = start(table, users)
+    hand = current_hand(match)
+    starter = hand.turn_seat
+    winning = "K1 K2 K3 K4 M5 M6 M7 S9 S10 S11 Y2 K2 M2 S2 Y13"  # Y13 goes on the centre
+    others = [
+        "M9 M10 M11 K5 K6 K7 S3 S4 S5 Y6 Y7 Y8 Y9 Y10",
+        "M1 M3 M4 K8 K9 K10 S6 S7 S8 Y3 Y4 Y5 Y11 Y12",
+        "M12 M13 K11 K12 K13 S12 S13 Y1 M8 K9 S6 Y3 Y4 M3",
+    ]
+    racks = []
+    for seat in range(4):
+        racks.append(winning if seat == starter else others.pop())
+    rig_hand(hand, racks=racks, indicator="S7")
+    outcome = services.play(user=users[starter], table_id=table.id, action="finish", move=0, args={"tile": "Y13"})
+    hand.refresh_from_db()
+    match.refresh_from_db()
+    assert hand.status == Hand.Status.OVER and outcome.move == 1
+    scores = dict(MatchPlayer.objects.filter(match=match).values_list("seat", "score"))
+    assert scores[starter] == 20
+    assert all(score == 18 for seat, score in scores.items() if seat != starter)
+    # The pause passes; the next hand starts one seat further on.
+    nxt = services.start_next_hand(match_id=match.id)
+    assert nxt is not None and nxt.number == 1
+    assert engine_hand.HandState.from_dict(nxt.state).starting_seat == (starter + 1) % 4
+    assert services.start_next_hand(match_id=match.id) is None  # idempotent
+
+
+def test_an_invalid_finish_is_refused_with_its_reason_and_changes_nothing():
+    table, users = make_table()
+    match = start(table, users)
+    hand = current_hand(match)
+    state = engine_hand.HandState.from_dict(hand.state)
+    tile = engine_hand.format_tile(state.racks[state.turn][0])
+    with pytest.raises(services.GameError) as error:
+        services.play(user=users[state.turn], table_id=table.id, action="finish", move=0, args={"tile": tile})
+    assert error.value.code == "invalid_finish"
+    hand.refresh_from_db()
+    assert hand.move == 0
+
+
+def test_chip_tables_settle_each_hand_and_no_balance_goes_negative():
+    table, users = make_table(rules=RuleSet.preset("chips", stake=100))
+    from django.contrib.auth import get_user_model
+
+    User = get_user_model()
+    match = start(table, users)
+    hand = current_hand(match)
+    starter = hand.turn_seat
+    poor = users[(starter + 1) % 4]
+    User.objects.filter(pk=poor.pk).update(chips=30)
+    balances = {user.pk: User.objects.get(pk=user.pk).chips for user in users}
+    winning = "K1 K2 K3 K4 M5 M6 M7 S9 S10 S11 Y2 K2 M2 S2 Y13"
+    others = [
+        "M9 M10 M11 K5 K6 K7 S3 S4 S5 Y6 Y7 Y8 Y9 Y10",
+        "M1 M3 M4 K8 K9 K10 S6 S7 S8 Y3 Y4 Y5 Y11 Y12",
+        "M12 M13 K11 K12 K13 S12 S13 Y1 M8 K9 S6 Y3 Y4 M3",
+    ]
+    rig_hand(hand, racks=[winning if seat == starter else others.pop() for seat in range(4)], indicator="S7")
+    services.play(user=users[starter], table_id=table.id, action="finish", move=0, args={"tile": "Y13"})
+    after = {user.pk: User.objects.get(pk=user.pk).chips for user in users}
+    assert after[poor.pk] == 0
+    paid = 30 + 100 * 2
+    assert after[users[starter].pk] == balances[users[starter].pk] + paid
+    assert sum(after.values()) == sum(balances.values())

@@ -1,0 +1,1 @@
+"""Moderation tests; the chat filter core ones are plain pytest + hypothesis, no Django."""
