@@ -80,6 +80,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 await database_sync_to_async(services.mark_ready)(user=self.user, table_id=self.table_id)
             elif kind == "start":
                 await database_sync_to_async(services.start_match)(user=self.user, table_id=self.table_id)
+            elif kind == "sit":
+                await database_sync_to_async(take_table_seat)(self.user, self.table_id, content.get("position"))
+            elif kind == "leave":
+                await database_sync_to_async(leave_table_seat)(self.user, self.table_id)
             elif kind == "chat":
                 await database_sync_to_async(post_table_chat)(self.user, self.table_id, content.get("text"))
             elif kind == "state":
@@ -95,7 +99,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "error", **error.to_dict()})
             if error.code in ("stale", "hand_over"):
                 await self.send_state()
-        except ChatRefused as error:
+        except SalonRefused as error:
             await self.send_error(error.code, str(error))
 
     def take_token(self) -> bool:
@@ -133,7 +137,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.send_state()
 
     async def chat_message(self, message: dict[str, Any]) -> None:
-        await self.send_json({"type": "chat", **{k: v for k, v in message.items() if k != "type"}})
+        await self.send_json({"type": "chat", "message": message.get("message")})
 
     async def user_kicked(self, message: dict[str, Any]) -> None:
         """Moderation or the room owner removed this user: close their socket."""
@@ -141,7 +145,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=4403)
 
 
-class ChatRefused(Exception):
+class SalonRefused(Exception):
+    """A salon service said no (chat, seats): its code and translated message go to the client."""
+
     def __init__(self, code: str, message: str):
         super().__init__(message)
         self.code = code
@@ -194,9 +200,33 @@ def post_table_chat(user, table_id: int, text: Any) -> None:
     from salons.models import Table
 
     if not isinstance(text, str):
-        raise ChatRefused("bad_message", _("Mesaj metni eksik."))
+        raise SalonRefused("bad_message", _("Mesaj metni eksik."))
     table = Table.objects.select_related("room").get(pk=table_id)
     try:
         salon_services.post_chat_message(user=user, room=table.room, table=table, text=text)
     except salon_services.ServiceError as error:
-        raise ChatRefused(error.code, str(error)) from None
+        raise SalonRefused(error.code, str(error)) from None
+
+
+def take_table_seat(user, table_id: int, position: Any) -> None:
+    from salons import services as salon_services
+    from salons.models import Table
+
+    if not isinstance(position, int) or isinstance(position, bool):
+        raise SalonRefused("bad_argument", _("Geçersiz sandalye."))
+    table = Table.objects.get(pk=table_id)
+    try:
+        salon_services.take_seat(user=user, table=table, position=position)
+    except salon_services.ServiceError as error:
+        raise SalonRefused(error.code, str(error)) from None
+
+
+def leave_table_seat(user, table_id: int) -> None:
+    from salons import services as salon_services
+    from salons.models import Table
+
+    table = Table.objects.get(pk=table_id)
+    try:
+        salon_services.leave_seat(user=user, table=table)
+    except salon_services.ServiceError as error:
+        raise SalonRefused(error.code, str(error)) from None

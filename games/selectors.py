@@ -59,7 +59,11 @@ def table_frame(*, match: Match, hand: Hand | None, seat: int | None,
             "deadline": hand.deadline.isoformat() if hand.deadline else None,
             **engine_hand.view_for(state, seat),
         }
-        frame["match"]["live_scores"] = engine_match.live_scores(match_state, state)
+        # Once a hand is recorded its points are in the match scores already.
+        recorded = state.is_over and match_state.hands_played > hand.number
+        frame["match"]["live_scores"] = (
+            list(match_state.scores) if recorded else engine_match.live_scores(match_state, state)
+        )
         frame["move"] = hand.move
         if since is not None:
             frame["events"] = [event for event in state.events if event.get("move", 0) > since]

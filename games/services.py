@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.services import change_chips, record_game_result
 from games import events
 from games.engine import hand as engine_hand
 from games.engine import match as engine_match
@@ -273,52 +274,61 @@ def _record_hand(*, hand: Hand, state) -> None:
     before = list(match_state.scores)
     match_state = engine_match.record_hand(match_state, state)
     match.state = match_state.to_dict()
-    players = {player.seat: player for player in MatchPlayer.objects.select_for_update().filter(match=match)}
+    players = {player.seat: player
+               for player in MatchPlayer.objects.select_for_update().select_related("user").filter(match=match)}
     for seat, player in players.items():
         player.score = match_state.scores[seat]
     if match_state.rules.scoring == CHIPS:
-        _settle_chips(players=players, deltas=[a - b for a, b in zip(match_state.scores, before, strict=True)])
+        _settle_chips(players=players, deltas=[a - b for a, b in zip(match_state.scores, before, strict=True)],
+                      hand_number=hand.number)
     if engine_match.is_over(match_state):
         winners = set(engine_match.winners(match_state))
         for seat, player in players.items():
             player.is_winner = seat in winners
         match.status = Match.Status.FINISHED
         match.finished_at = timezone.now()
-        _count_match_for_users(players=players, winners=winners)
+        _count_match_for_users(players=players, winners=winners, scores=_match_points(match_state))
         Table.objects.filter(pk=match.table_id).update(status=Table.Status.WAITING)
     MatchPlayer.objects.bulk_update(players.values(), ["score", "is_winner"])
     match.save(update_fields=["state", "status", "finished_at"])
 
 
-def _settle_chips(*, players: dict[int, MatchPlayer], deltas: list[int]) -> None:
+def _settle_chips(*, players: dict[int, MatchPlayer], deltas: list[int], hand_number: int) -> None:
     """Chip tables settle every hand at once: each loser pays what they owe, or all they have, and
-    the winner(s) receive exactly what was paid (play money only; a balance never goes below 0)."""
+    the winner(s) receive exactly what was paid (play money only; a balance never goes below 0).
+    Every movement goes through the chip ledger."""
     User = get_user_model()
     users = {user.pk: user for user in User.objects.select_for_update().filter(
         pk__in=[player.user_id for player in players.values()])}
+    note = f"match {next(iter(players.values())).match_id} hand {hand_number + 1}"
     paid = 0
     for seat, delta in enumerate(deltas):
         if delta < 0 and seat in players:
             user = users[players[seat].user_id]
             payment = min(-delta, user.chips)
-            user.chips -= payment
-            paid += payment
+            if payment:
+                change_chips(user=user, amount=-payment, note=note)
+                paid += payment
     owed = sum(delta for delta in deltas if delta > 0)
     for seat, delta in enumerate(deltas):
-        if delta > 0 and seat in players and owed:
-            users[players[seat].user_id].chips += paid * delta // owed
-    User.objects.bulk_update(users.values(), ["chips"])
+        if delta > 0 and seat in players and owed and paid:
+            change_chips(user=users[players[seat].user_id], amount=paid * delta // owed, note=note)
 
 
-def _count_match_for_users(*, players: dict[int, MatchPlayer], winners: set[int]) -> None:
-    from django.db.models import F
+def _count_match_for_users(*, players: dict[int, MatchPlayer], winners: set[int], scores: list[int]) -> None:
+    for seat, player in players.items():
+        record_game_result(user=player.user, won=seat in winners, score_delta=scores[seat])
 
-    User = get_user_model()
-    ids = [player.user_id for player in players.values()]
-    User.objects.filter(pk__in=ids).update(games_played=F("games_played") + 1)
-    won = [player.user_id for seat, player in players.items() if seat in winners]
-    if won:
-        User.objects.filter(pk__in=won).update(games_won=F("games_won") + 1)
+
+def _match_points(match_state: engine_match.MatchState) -> list[int]:
+    """What a finished match adds to a player's public score: winners +1 per opponent beaten.
+
+    Countdown and penalty scores live on different scales, so the profile's running score counts
+    wins over opponents rather than raw points; chip tables show up in the chip balance instead.
+    """
+    winners = set(engine_match.winners(match_state))
+    beaten = match_state.players - len(winners)
+    return [beaten if seat in winners else 0 for seat in range(match_state.players)]
 
 
 def start_next_hand(*, match_id: int) -> Hand | None:

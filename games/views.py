@@ -32,6 +32,8 @@ def table_strings() -> dict[str, str]:
         "turn_of": _("Sıra: %(name)s"),
         "waiting": _("Oyuncular bekleniyor"),
         "empty_seat": _("Boş"),
+        "sit": _("Otur"),
+        "leave": _("Kalk"),
         "ready": _("hazır"),
         "away": _("uzakta"),
         "hand_over": _("El bitti"),

@@ -13,5 +13,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("accounts.urls")),
     path("", include("salons.urls")),
+    path("", include("games.urls")),
     path("", salon_views.lobby, name="home"),
 ]

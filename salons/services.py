@@ -164,13 +164,19 @@ def _create_tables(room: Room, count: int, start: int = 1) -> list[Table]:
 
 
 def _announce_tables(room: Room, table_ids: list[int], event_type: str = "seat.changed") -> None:
-    """After commit: the fresh state of these tables to their room and table groups."""
+    """After commit: the fresh state of these tables to the room group.
+
+    Table groups (the live table page of the games app) get only "seat.changed", the one table
+    event in the contract; its consumer has no handler for the room page's other event types.
+    """
 
     def build() -> None:
         for table_id in table_ids:
             payload = selectors.get_table_payload(table_id=table_id)
-            events.send_now(events.room_group(room.pk), {"type": event_type, "room": room.pk, "table": payload})
-            events.send_now(events.table_group(table_id), {"type": event_type, "room": room.pk, "table": payload})
+            message = {"type": event_type, "room": room.pk, "table": payload}
+            events.send_now(events.room_group(room.pk), message)
+            if event_type == "seat.changed":
+                events.send_now(events.table_group(table_id), message)
 
     events.after_commit(build)
 
@@ -548,6 +554,9 @@ def remove_from_room(
         room=room, removed_by=owner, user=user, reason=reason, until=timezone.now() + timedelta(minutes=minutes)
     )
     events.publish(events.room_group(room.pk), "user.removed", room=room.pk, user=user.pk, until=removal.until.isoformat())
+    # The live table pages of the room close the removed user's socket ("user.kicked", games app).
+    for table_id in Table.objects.filter(room=room).values_list("pk", flat=True):
+        events.publish(events.table_group(table_id), "user.kicked", room=room.pk, user_id=user.pk)
     _announce_tables(room, freed)
     _announce_presence(room.pk)
     _announce_salon(room.salon_id)

@@ -173,10 +173,37 @@
     const hand = frame.hand;
     if (!hand) {
       const seats = (frame.table && frame.table.seats) || [];
+      const running = frame.table && frame.table.status === "playing";
+      const mine = seats.find((s) => s.nickname === me);
       for (const seat of seats) {
         const box = root.querySelector(`.player[data-rel="${seat.position}"]`);
         if (!box) continue;
-        box.textContent = seat.nickname ? `${seat.nickname}${seat.ready ? " ✓ " + T.ready : ""}` : T.empty_seat;
+        box.dataset.position = String(seat.position);
+        if (seat.nickname) {
+          const name = document.createElement("span");
+          name.className = "name";
+          name.textContent = seat.nickname;
+          box.append(name);
+          if (seat.ready) { const ok = document.createElement("span"); ok.className = "ready"; ok.textContent = `✓ ${T.ready}`; box.append(ok); }
+          if (seat.nickname === me && !running) {
+            const leave = document.createElement("button");
+            leave.type = "button";
+            leave.className = "leave-seat";
+            leave.textContent = T.leave;
+            leave.addEventListener("click", () => send("leave"));
+            box.append(leave);
+          }
+        } else if (!mine && !running) {
+          const sit = document.createElement("button");
+          sit.type = "button";
+          sit.className = "sit";
+          sit.textContent = T.sit;
+          sit.setAttribute("aria-label", `${T.sit} ${seat.position + 1}`);
+          sit.addEventListener("click", () => send("sit", { position: seat.position }));
+          box.append(sit);
+        } else {
+          box.textContent = T.empty_seat;
+        }
       }
       return;
     }
@@ -420,10 +447,12 @@
     if (text) { send("chat", { text }); input.value = ""; }
   });
 
-  function addChat(message) {
+  function addChat(frame) {
+    const message = frame.message || {};
     const item = document.createElement("li");
     const who = document.createElement("b");
-    who.textContent = `${message.author || message.nickname || ""}: `;
+    const author = message.author && typeof message.author === "object" ? message.author.nickname : message.author;
+    who.textContent = `${author || ""}: `;
     item.append(who, document.createTextNode(message.text || ""));
     const log = $("chat-log");
     log.append(item);

@@ -77,7 +77,7 @@ async def test_players_get_only_their_own_rack_and_watchers_none():
     watcher = await sync_to_async(make_user)()
     sockets = [await connected(user, table.id) for user in users]
     watch = await connected(watcher, table.id)
-    for socket, user in zip(sockets, users, strict=True):
+    for socket in sockets:
         await socket.send_json_to({"type": "ready"})
     frames = {index: await drain(socket) for index, socket in enumerate(sockets)}
     watch_frames = await drain(watch)
@@ -102,7 +102,7 @@ async def test_a_move_reaches_every_screen_and_a_stale_one_gets_the_fresh_state(
     starter = sockets[state.turn]
     tile = format_tile(state.racks[state.turn][0])
     await starter.send_json_to({"type": "discard", "move": 0, "tile": tile})
-    for seat, socket in enumerate(sockets):
+    for socket in sockets:
         frame = await socket.receive_json_from(timeout=5)
         assert frame["type"] == "state" and frame["move"] == 1
         assert frame["hand"]["discard_tops"][state.turn] == tile

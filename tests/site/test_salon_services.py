@@ -338,3 +338,22 @@ def test_changes_are_published_after_commit(django_capture_on_commit_callbacks):
     assert len(chat) == 1 and chat[0]["message"]["text"] == "Hoş geldiniz"
     assert chat[0]["message"]["author"] == {"id": owner.pk, "nickname": "Sahip"}
     assert "sahip@private.example" not in repr(events + chat)
+
+
+def test_table_groups_get_only_the_events_the_table_page_handles(django_capture_on_commit_callbacks):
+    owner, player = make_player(), make_player()
+    room = make_room(owner=owner)
+    table = room.tables.get()
+    listener = Listener(f"table-{table.pk}")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.take_seat(user=player, table=table, position=0)
+        services.add_table(user=owner, room=room)
+        services.set_table_status(table=table, status="playing")
+        services.set_table_status(table=table, status="waiting")
+        services.post_chat_message(user=player, room=room, text="salon sohbeti")  # room chat: not the table's
+        services.post_chat_message(user=player, room=room, table=table, text="masa sohbeti")
+        services.remove_from_room(owner=owner, room=room, user=player, reason="deneme amaçlı")
+    kinds = [(event["type"], event.get("message", {}).get("text")) for event in listener.receive_all()]
+    assert kinds == [
+        ("seat.changed", None), ("chat.message", "masa sohbeti"), ("user.kicked", None), ("seat.changed", None)
+    ]

@@ -1,0 +1,600 @@
+"""Computer players: a decent Okey bot and two baselines to measure it against.
+
+Fair by construction: a bot decides from ``view_for(state, seat)`` only — its own rack, the
+indicator, the counts, the discard tops, and (after declaring pairs) the discard history. It never
+receives the state, so it cannot look at another rack or at the pile order even by mistake;
+``play_bot_turn`` is the only function here that touches a ``HandState``, and all it does with it is
+build the seat's view and apply the bot's message through ``hand.apply`` like any client.
+
+What a human at the table remembers (which tiles went by, who picked up whose discard) the bot may
+remember too: pass a ``BotMemory`` and it learns from every view it is shown. Feed it more views
+(``memory.observe(view)`` after every event) and it sees more, exactly as a player watching the
+table would; without a memory the bot still plays, from the current view alone.
+
+How the normal bot plays (cheap heuristics, no search over unseen tiles beyond simple counts):
+
+* It values a 14-tile rack by ``arrange_by_sets``: tiles already in valid sets count most; each
+  loose tile adds the best "near set" it forms with another tile (two of a run or a group),
+  weighted by how many tiles that would complete it are still unseen ("outs").
+* Discard: the tile whose removal leaves the most valuable rack, minus a penalty for tiles that fit
+  what the next seat picked up from discards (don't feed the next player). A wild okey is never
+  discarded while any other tile would do.
+* Draw: the previous seat's discard when it is a wild, lets the bot finish, or raises the rack's
+  value by completing or extending a set; otherwise the pile.
+* Pairs: with 6 pairs (or 5 and a poor rack for sets) it declares pairs and plays for them.
+* It shows the indicator whenever it may, and finishes whenever it can — except that with a wild
+  okey in hand, a long pile and enough outs it may wait up to two turns for an okey finish (x2).
+
+``easy`` plays like the time-out auto-play plus an occasional careless discard, takes a discard only
+when it completes a set, and never waits or declares pairs.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .arrange import arrange_by_sets
+from .autoplay import choose_discard
+from .errors import EngineError
+from .finish import best_finish, complete_split
+from .hand import PHASE_DISCARD, PHASE_DRAW, HandState, apply, view_for
+from .rules import RuleSet
+from .tiles import FALSE_JOKER, Tile, format_tile, make_tile, parse_tile, sort_key
+
+LEVELS = ("easy", "normal")
+
+Message = dict[str, Any]
+Policy = Callable[..., Message]
+
+# Weights of the rack value (a covered tile is worth COVER; a near set about 1 to 2).
+COVER = 2.0
+WILD = 2.5
+NEAR_BASE = 0.5
+NEAR_PER_OUT = 0.35
+DEAD_NEAR = 0.1
+IDENTICAL = 0.4
+SECOND_PARTNER = 0.15
+SET_PARTNER = 0.5
+# A discard is taken when it raises the rack's value by this much: about one more tile in a set.
+TAKE_GAIN = 1.0
+# Each unit of danger (a fit with what the next seat picked up) costs this much rack value.
+FEED = 0.4
+# Waiting for an okey finish: at most this many turns, and only with enough pile and outs.
+MAX_OKEY_WAITS = 2
+WAIT_RULES = ((32, 2), (20, 4))  # (pile at least, outs at least)
+# Easy bots throw a random loose tile this often.
+EASY_MISTAKES = 0.25
+
+
+# -- memory ----------------------------------------------------------------------------------------
+
+
+@dataclass
+class BotMemory:
+    """What a seat has seen during one hand, rebuilt from the views it was shown (nothing else).
+
+    ``stacks`` replays each seat's discard pile from its observed tops: a top that changes to the
+    tile under it means the next seat took the old top. ``gone`` counts tiles seen discarded, so the
+    bot knows which tiles can no longer come from the pile; ``taken`` lists, per seat, the discards
+    it picked up — what that seat is building. A new hand (another deal, or the move counter going
+    back) clears it, so one memory per seat can serve a whole match.
+    """
+
+    seat: int | None = None
+    hand_key: tuple[Any, ...] | None = None
+    last_move: int = -1
+    stacks: list[list[Tile]] = field(default_factory=list)
+    gone: Counter[Tile] = field(default_factory=Counter)
+    taken: list[list[Tile]] = field(default_factory=list)
+    pending: tuple[int, Tile, int] | None = None  # (seat to draw, tile it may take, move seen)
+    okey_waits: int = 0
+
+    def reset(self, key: tuple[Any, ...], seat: int | None, players: int) -> None:
+        self.seat = seat
+        self.hand_key = key
+        self.last_move = -1
+        self.stacks = [[] for _ in range(players)]
+        self.gone = Counter()
+        self.taken = [[] for _ in range(players)]
+        self.pending = None
+        self.okey_waits = 0
+
+    def observe(self, view: dict[str, Any]) -> None:
+        """Learn from one view (any seat's turn, any phase). Seeing the same view twice is harmless."""
+        players = view["players"]
+        key = (view["starting_seat"], view["indicator"], players)
+        if key != self.hand_key or view["move"] < self.last_move or view["seat"] != self.seat:
+            self.reset(key, view["seat"], players)
+        if view["move"] == self.last_move:
+            return
+        tops = [None if top is None else parse_tile(top) for top in view["discard_tops"]]
+        self._resolve_pending(view, tops, players)
+        for seat, top in enumerate(tops):
+            stack = self.stacks[seat]
+            if top is None:
+                stack.clear()
+            elif stack and stack[-1] == top:
+                continue
+            elif len(stack) >= 2 and stack[-2] == top:
+                stack.pop()  # the old top was taken; the tile under it shows again
+            else:
+                stack.append(top)
+                self.gone[top] += 1
+        available = view["available_discard"]
+        if available is not None and view["phase"] == PHASE_DRAW:
+            self.pending = (view["turn"], parse_tile(available), view["move"])
+        self.last_move = view["move"]
+
+    def _resolve_pending(self, view: dict[str, Any], tops: list[Tile | None], players: int) -> None:
+        """Did the seat that could take a discard take it? Only decidable while the discarder
+        cannot have discarded again: fewer than two moves per seat since (draw and discard)."""
+        if self.pending is None:
+            return
+        taker, tile, move = self.pending
+        if view["move"] <= move or (view["turn"] == taker and view["phase"] == PHASE_DRAW):
+            return
+        self.pending = None
+        if view["move"] >= move + 2 * players:
+            return
+        giver = (taker - 1) % players
+        if tops[giver] == tile:
+            return
+        self.taken[taker].append(tile)
+        stack = self.stacks[giver]
+        if stack and stack[-1] == tile:
+            stack.pop()
+        if taker == self.seat and self.gone[tile] > 0:
+            self.gone[tile] -= 1  # now in our own rack, which is counted as such
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, so a server can keep a bot's memory between its turns."""
+        return {
+            "seat": self.seat,
+            "hand_key": list(self.hand_key) if self.hand_key is not None else None,
+            "last_move": self.last_move,
+            "stacks": [list(stack) for stack in self.stacks],
+            "gone": {str(tile): count for tile, count in self.gone.items() if count},
+            "taken": [list(tiles) for tiles in self.taken],
+            "pending": list(self.pending) if self.pending is not None else None,
+            "okey_waits": self.okey_waits,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> BotMemory:
+        pending = data["pending"]
+        return cls(
+            seat=data["seat"],
+            hand_key=tuple(data["hand_key"]) if data["hand_key"] is not None else None,
+            last_move=data["last_move"],
+            stacks=[list(stack) for stack in data["stacks"]],
+            gone=Counter({int(tile): count for tile, count in data["gone"].items()}),
+            taken=[list(tiles) for tiles in data["taken"]],
+            pending=(pending[0], pending[1], pending[2]) if pending is not None else None,
+            okey_waits=data["okey_waits"],
+        )
+
+
+# -- what the bot knows ------------------------------------------------------------------------------
+
+
+def _completions(a: Tile, b: Tile) -> tuple[Tile, ...] | None:
+    """The tiles that would make two plain faces a 3-tile set, or None if they are no near set."""
+    return _COMPLETIONS[a * 53 + b]
+
+
+def _compute_completions(a: Tile, b: Tile) -> tuple[Tile, ...] | None:
+    if a == b or FALSE_JOKER in (a, b):
+        return None
+    (ca, na), (cb, nb) = divmod(a, 13), divmod(b, 13)
+    na, nb = na + 1, nb + 1
+    if ca != cb:
+        if na == nb:
+            return tuple(make_tile(color, na) for color in range(4) if color not in (ca, cb))
+        return None
+    # Positions in a run: 1 is 1 or (after 13) 14.
+    found: list[int] = []
+    for pa in (na, 14) if na == 1 else (na,):
+        for pb in (nb, 14) if nb == 1 else (nb,):
+            low, high = sorted((pa, pb))
+            if high - low == 1:
+                found += [p for p in (low - 1, high + 1) if 1 <= p <= 14]
+            elif high - low == 2:
+                found.append(low + 1)
+    if not found:
+        return None
+    return tuple(sorted({make_tile(ca, 1 if p == 14 else p) for p in found}))
+
+
+_COMPLETIONS = tuple(_compute_completions(a, b) for a in range(53) for b in range(53))
+
+
+class _Seat:
+    """Everything one decision needs, built from a view (and the seat's memory of earlier views)."""
+
+    def __init__(self, view: dict[str, Any], memory: BotMemory | None, level: str):
+        if view.get("seat") is None or view.get("rack") is None:
+            raise ValueError("a bot plays a seat: give it view_for(state, seat), not a spectator view")
+        if level not in LEVELS:
+            raise ValueError(f"unknown bot level {level!r}; use one of {', '.join(LEVELS)}")
+        self.view = view
+        self.level = level
+        self.memory = memory
+        self.seat: int = view["seat"]
+        self.players: int = view["players"]
+        self.next_seat = (self.seat + 1) % self.players
+        self.rules = RuleSet.from_dict(view["rules"])
+        self.okey = parse_tile(view["okey"])
+        self.indicator = parse_tile(view["indicator"])
+        self.rack = [parse_tile(tile) for tile in view["rack"]]
+        self.pile_count: int = view["pile_count"]
+        self.declared = self.seat in view["declared_pairs"]
+        self.available = parse_tile(view["available_discard"]) if view["available_discard"] else None
+        self.tops = [None if top is None else parse_tile(top) for top in view["discard_tops"]]
+        self._known = self._known_out()
+        self._danger_from = self._next_seat_wants()
+        self._near: dict[int, float] = {}
+        self._values: dict[tuple[Tile, ...], float] = {}
+
+    # -- counting ----------------------------------------------------------------------------------
+
+    def _known_out(self) -> Counter[Tile]:
+        """Tiles this seat knows are not in the pile: its rack, the indicator, all discards it saw."""
+        seen: Counter[Tile] = Counter(tile for tile in self.tops if tile is not None)
+        if self.memory is not None:
+            seen |= self.memory.gone
+        history = self.view.get("discard_history")
+        if history:
+            logged = Counter(parse_tile(entry["tile"]) for entry in history if entry["taken_by"] != self.seat)
+            seen |= logged
+        seen.update(parse_tile(tile) for tile in self.view["centre"])
+        if self.view["indicator_taken_by"] != self.seat:
+            seen[self.indicator] += 1
+        seen.update(self.rack)
+        return seen
+
+    def unseen(self, tile: Tile) -> int:
+        """Copies of a tile that may still come: 2 minus those this seat knows are elsewhere."""
+        return max(0, 2 - self._known[tile])
+
+    def plain(self, tile: Tile) -> Tile:
+        """The face a non-wild tile plays as (a false joker is the okey's face)."""
+        return self.okey if tile == FALSE_JOKER else tile
+
+    def real(self, face: Tile) -> Tile:
+        """The physical tile that shows a plain face (the okey's face is a false joker)."""
+        return FALSE_JOKER if face == self.okey else face
+
+    # -- what the next seat collects ---------------------------------------------------------------
+
+    def _next_seat_wants(self) -> tuple[list[Tile], set[Tile], bool]:
+        """Tiles the next seat picked up from discards, faces it threw away, whether it plays pairs."""
+        picked: list[Tile] = []
+        thrown: set[Tile] = set()
+        if self.memory is not None and self.memory.taken:
+            picked += self.memory.taken[self.next_seat]
+            thrown |= set(self.memory.stacks[self.next_seat])
+        history = self.view.get("discard_history")
+        if history:
+            picked = [parse_tile(e["tile"]) for e in history if e["taken_by"] == self.next_seat]
+            thrown |= {parse_tile(e["tile"]) for e in history if e["seat"] == self.next_seat}
+        if self.tops[self.next_seat] is not None:
+            thrown.add(self.tops[self.next_seat])
+        return picked, thrown, self.next_seat in self.view["declared_pairs"]
+
+    def danger(self, tile: Tile) -> float:
+        """How likely the next seat wants this tile, from what it picked up and threw away."""
+        if self.players < 2 or tile == self.okey:
+            return 0.0
+        picked, thrown, pairs = self._danger_from
+        face = self.plain(tile)
+        score = 0.0
+        for other in picked:
+            if other == self.okey:
+                continue
+            other_face = self.plain(other)
+            if other_face == face:
+                score += 1.0
+                continue
+            completes = _completions(face, other_face)
+            if completes is not None:
+                score += 2.0 if len(completes) >= 2 else 1.0
+        if pairs and self.unseen(tile) >= 1:
+            score += 1.5  # its twin may be in the next rack, waiting for a partner
+        if tile in thrown:
+            score -= 1.0  # the next seat let this face go: it does not want it
+        return score
+
+    # -- valuing a rack ----------------------------------------------------------------------------
+
+    def near_worth(self, a: Tile, b: Tile) -> float:
+        """What two plain faces are worth together: more when many tiles could complete them."""
+        key = a * 53 + b
+        worth = self._near.get(key)
+        if worth is None:
+            if a == b:
+                worth = IDENTICAL
+            else:
+                completes = _completions(a, b)
+                if completes is None:
+                    worth = 0.0
+                else:
+                    outs = sum(self.unseen(self.real(tile)) for tile in completes)
+                    worth = NEAR_BASE + NEAR_PER_OUT * outs if outs else DEAD_NEAR
+            self._near[key] = worth
+        return worth
+
+    def value(self, tiles: list[Tile]) -> float:
+        """How close a 14-tile rack is to finishing (higher is better); see the module doc."""
+        key = tuple(sorted(tiles))
+        known = self._values.get(key)
+        if known is not None:
+            return known
+        result = self._pairs_value(tiles) if self.declared else self._sets_value(tiles)
+        self._values[key] = result
+        return result
+
+    def _sets_value(self, tiles: list[Tile]) -> float:
+        okey = self.okey
+        arrangement = arrange_by_sets(tiles, okey, self.rules)
+        covered = sum(len(group) for group in arrangement.groups)
+        loose = [self.plain(tile) for tile in arrangement.loose if tile != okey]
+        wilds = len(arrangement.loose) - len(loose)
+        in_sets = [self.plain(tile) for group in arrangement.groups for tile in group if tile != okey]
+        potential = 0.0
+        for index, face in enumerate(loose):
+            best = 0.0
+            partners = 0
+            for other_index, other in enumerate(loose):
+                if other_index != index:
+                    worth = self.near_worth(face, other)
+                    if worth > 0:
+                        partners += 1
+                        best = max(best, worth)
+            for other in in_sets:
+                best = max(best, SET_PARTNER * self.near_worth(face, other))
+            potential += best + SECOND_PARTNER * max(0, partners - 1)
+        return COVER * covered + potential + WILD * wilds
+
+    def pair_counts(self, tiles: list[Tile]) -> tuple[int, list[Tile], int]:
+        """(pairs, singles, spare wilds) with wild okeys completing pairs when the rules allow."""
+        okey = self.okey
+        wilds = tiles.count(okey)
+        counts = Counter(tile for tile in tiles if tile != okey)
+        bound = self._bound_twin()
+        if bound is not None and counts[bound] % 2 == 1:
+            counts[bound] += 1  # the shown indicator waits on the table to complete this pair
+        pairs = sum(count // 2 for count in counts.values())
+        singles = [tile for tile, count in counts.items() if count % 2]
+        if self.rules.okey_completes_pair:
+            used = min(wilds, len(singles))
+            pairs += used
+            wilds -= used
+            pairs += wilds // 2
+            wilds %= 2
+        return pairs, singles, wilds
+
+    def _bound_twin(self) -> Tile | None:
+        view = self.view
+        if (self.rules.indicator_binds_pair and self.declared and self.seat in view["shown_indicators"]
+                and view["indicator_taken_by"] is None and self.indicator in self.rack):
+            return self.indicator
+        return None
+
+    def _pairs_value(self, tiles: list[Tile]) -> float:
+        pairs, singles, wilds = self.pair_counts(tiles)
+        hopes = sum(0.8 * self.unseen(tile) for tile in singles)
+        return 3.0 * pairs + hopes + WILD * wilds
+
+    def best_discard(self, tiles: list[Tile]) -> tuple[Tile, float]:
+        """The tile to give away from 15 and the value of the 14 kept (feeding penalty included)."""
+        candidates = sorted({tile for tile in tiles if tile != self.okey}, key=sort_key)
+        if not candidates:
+            return self.okey, self.value(tiles[1:])
+        bound = self._bound_twin()
+        if bound is not None and len(candidates) > 1 and bound in candidates:
+            candidates.remove(bound)
+        best: tuple[float, Tile] | None = None
+        for tile in candidates:
+            kept = list(tiles)
+            kept.remove(tile)
+            score = self.value(kept) - FEED * self.danger(tile)
+            if best is None or score > best[0]:
+                best = (score, tile)
+        assert best is not None
+        return best[1], best[0]
+
+    def covered(self, tiles: list[Tile]) -> int:
+        return sum(len(group) for group in arrange_by_sets(tiles, self.okey, self.rules).groups)
+
+    # -- decisions ---------------------------------------------------------------------------------
+
+    def can_finish(self, tiles: list[Tile]) -> bool:
+        return best_finish(tiles, self.okey, self.rules, pairs_only=self.declared) is not None
+
+    def should_declare_pairs(self) -> bool:
+        """Pairs pay more (x4 in countdown) but only many pairs make them likely to come."""
+        if self.level == "easy" or self.declared or self.pile_count < 12:
+            return False
+        pairs, _, _ = self.pair_counts(self.rack)
+        if pairs >= 6:
+            return True
+        return pairs >= 5 and self.covered(self.rack) < 9
+
+    def draw_source(self) -> str:
+        tile = self.available
+        if tile is None:
+            return "pile"
+        with_tile = [*self.rack, tile]
+        if self.pile_count == 0:
+            # Drawing from the empty pile ends the hand; take the discard only to finish with it.
+            return "discard" if self.can_finish(with_tile) else "pile"
+        if tile == self.okey:
+            return "discard"
+        if self.level == "easy":
+            return "discard" if self.covered(with_tile) >= self.covered(self.rack) + 3 else "pile"
+        if self.can_finish(with_tile):
+            return "discard"
+        if self.declared:
+            return "discard" if self.rack.count(tile) == 1 else "pile"
+        # Compare the rack now with the best 14 after taking the tile (throwing it back is no gain).
+        before = self.value(self.rack)
+        candidates = {t for t in self.rack if t != self.okey}
+        after = max((self.value(_without(with_tile, t)) for t in candidates), default=before)
+        return "discard" if after - before >= TAKE_GAIN else "pile"
+
+    def okey_outs(self, kept: list[Tile]) -> int:
+        """Unseen tiles that, drawn next, would let the bot finish by throwing the okey."""
+        without_okey = list(kept)
+        without_okey.remove(self.okey)
+        counts = Counter(without_okey)
+        outs = 0
+        for tile in range(53):
+            copies = self.unseen(tile)
+            if not copies or counts[tile] >= 2:
+                continue
+            if complete_split([*without_okey, tile], self.okey, self.rules, pairs_only=self.declared) is not None:
+                outs += copies
+        return outs
+
+    def should_wait(self, finish_discard: Tile) -> bool:
+        """Hold a ready rack for an okey finish: only with a memory to count the waits."""
+        memory = self.memory
+        if self.level == "easy" or memory is None or self.okey not in self.rack:
+            return False
+        if memory.okey_waits >= MAX_OKEY_WAITS:
+            return False
+        need = next((outs for pile, outs in WAIT_RULES if self.pile_count >= pile), None)
+        if need is None:
+            return False
+        kept = _without(self.rack, finish_discard)
+        if self.okey not in kept:
+            return False
+        return self.okey_outs(kept) >= need
+
+
+def _without(tiles: list[Tile], tile: Tile) -> list[Tile]:
+    rest = list(tiles)
+    rest.remove(tile)
+    return rest
+
+
+# -- the bot ---------------------------------------------------------------------------------------
+
+
+def bot_move(
+    view: dict[str, Any],
+    *,
+    level: str = "normal",
+    rng: random.Random | None = None,
+    memory: BotMemory | None = None,
+) -> Message:
+    """One client message for the seat the view belongs to, whose turn it must be.
+
+    Only the view is read (and the seat's own memory of earlier views, which this call updates).
+    ``rng`` only matters for the easy level's careless discards; the normal bot is deterministic.
+    """
+    if memory is not None:
+        memory.observe(view)
+    seat = _Seat(view, memory, level)
+    if view["phase"] not in (PHASE_DRAW, PHASE_DISCARD) or view["turn"] != seat.seat:
+        raise EngineError("it is not this seat's turn", code="not_your_turn", seat=seat.seat, turn=view["turn"])
+    actions = view["actions"]
+    if "show_indicator" in actions:
+        return {"type": "show_indicator"}
+    if "declare_pairs" in actions and seat.should_declare_pairs():
+        return {"type": "declare_pairs"}
+    if view["phase"] == PHASE_DRAW:
+        if "take_indicator" in actions:
+            return {"type": "take_indicator"}
+        return {"type": "draw", "source": seat.draw_source()}
+    found = best_finish(seat.rack, seat.okey, seat.rules, pairs_only=seat.declared)
+    if found is not None and found.discard is not None:
+        if not found.okey_finish and seat.should_wait(found.discard):
+            if memory is not None:
+                memory.okey_waits += 1
+            return {"type": "discard", "tile": format_tile(found.discard)}
+        return {"type": "finish", "tile": format_tile(found.discard)}
+    if level == "easy":
+        return {"type": "discard", "tile": format_tile(_easy_discard(seat, rng or random.Random(0)))}
+    tile, _ = seat.best_discard(seat.rack)
+    return {"type": "discard", "tile": format_tile(tile)}
+
+
+def _easy_discard(seat: _Seat, rng: random.Random) -> Tile:
+    tile = choose_discard(seat.rack, seat.okey, seat.rules, pairs_only=seat.declared)
+    if rng.random() < EASY_MISTAKES:
+        loose = [t for t in arrange_by_sets(seat.rack, seat.okey, seat.rules).loose if t != seat.okey]
+        if loose:
+            tile = rng.choice(loose)
+    return tile
+
+
+# -- baselines for the benchmark ---------------------------------------------------------------------
+
+
+def _baseline_rack(view: dict[str, Any]) -> tuple[list[Tile], Tile, RuleSet, bool]:
+    if view["phase"] not in (PHASE_DRAW, PHASE_DISCARD) or view["turn"] != view["seat"]:
+        raise EngineError("it is not this seat's turn", code="not_your_turn", seat=view["seat"], turn=view["turn"])
+    rack = [parse_tile(tile) for tile in view["rack"]]
+    return rack, parse_tile(view["okey"]), RuleSet.from_dict(view["rules"]), view["seat"] in view["declared_pairs"]
+
+
+def random_discard_move(view: dict[str, Any], *, rng: random.Random | None = None, **_: Any) -> Message:
+    """Baseline: draw from the pile, finish when possible, else discard any tile at random."""
+    rack, okey, rules, pairs_only = _baseline_rack(view)
+    if view["phase"] == PHASE_DRAW:
+        return {"type": "draw", "source": "pile"}
+    found = best_finish(rack, okey, rules, pairs_only=pairs_only)
+    if found is not None and found.discard is not None:
+        return {"type": "finish", "tile": format_tile(found.discard)}
+    return {"type": "discard", "tile": format_tile((rng or random.Random(0)).choice(rack))}
+
+
+def greedy_discard_move(view: dict[str, Any], **_: Any) -> Message:
+    """Baseline: draw from the pile, finish when possible, else throw the least connected tile."""
+    rack, okey, rules, pairs_only = _baseline_rack(view)
+    if view["phase"] == PHASE_DRAW:
+        return {"type": "draw", "source": "pile"}
+    found = best_finish(rack, okey, rules, pairs_only=pairs_only)
+    if found is not None and found.discard is not None:
+        return {"type": "finish", "tile": format_tile(found.discard)}
+    return {"type": "discard", "tile": format_tile(choose_discard(rack, okey, rules, pairs_only=pairs_only))}
+
+
+# -- driving a hand ----------------------------------------------------------------------------------
+
+
+def apply_move(state: HandState, seat: int, message: Message) -> HandState:
+    """Apply a client-style message through ``hand.apply``, exactly as the server would."""
+    args = {key: value for key, value in message.items() if key != "type"}
+    return apply(state, seat, message["type"], **args)
+
+
+def play_bot_turn(
+    state: HandState,
+    seat: int,
+    *,
+    level: str = "normal",
+    rng: random.Random | None = None,
+    memory: BotMemory | None = None,
+    policy: Policy | None = None,
+) -> HandState:
+    """Play ``seat``'s whole turn (show, declare, draw, discard or finish) and return the new state.
+
+    Each step the bot gets only ``view_for(state, seat)``. ``policy`` swaps in another player with
+    the same calling convention (``random_discard_move``, ``greedy_discard_move``).
+    """
+    for _ in range(8):  # show, declare, draw, discard: a turn never needs more steps
+        if state.is_over or state.turn != seat:
+            return state
+        view = view_for(state, seat)
+        if policy is None:
+            message = bot_move(view, level=level, rng=rng, memory=memory)
+        else:
+            message = policy(view, rng=rng, memory=memory)
+        state = apply_move(state, seat, message)
+    raise RuntimeError(f"seat {seat} did not end its turn: {message}")
