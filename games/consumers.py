@@ -39,7 +39,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=access)
             return
         for group in (events.watch_group(self.table_id), events.user_group(self.table_id, self.user.id),
-                      f"table-{self.table_id}"):
+                      f"table-{self.table_id}", f"user-{self.user.id}"):
             await self.channel_layer.group_add(group, self.channel_name)
             self.groups_joined.append(group)
         await self.accept()
@@ -138,6 +138,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def chat_message(self, message: dict[str, Any]) -> None:
         await self.send_json({"type": "chat", "message": message.get("message")})
+
+    async def user_banned(self, message: dict[str, Any]) -> None:
+        """Sent to group ``user-<id>`` when staff ban this user from the site: close at once."""
+        await self.send_json({"type": "error", "code": "banned", "message": message.get("message", "")})
+        await self.close(code=4403)
 
     async def user_kicked(self, message: dict[str, Any]) -> None:
         """Moderation or the room owner removed this user: close their socket."""

@@ -346,6 +346,23 @@ def start_next_hand(*, match_id: int) -> Hand | None:
         return _deal_hand(match=match, match_state=match_state)
 
 
+def hand_over_to_autoplay(*, user) -> int:
+    """A banned (or otherwise removed) player's running games go on without them: they are marked
+    away, so the server plays each of their turns at once. Returns how many matches were affected."""
+    affected = 0
+    for player in MatchPlayer.objects.filter(user=user, match__status=Match.Status.RUNNING).select_related("match"):
+        with transaction.atomic():
+            MatchPlayer.objects.filter(pk=player.pk).update(away=True, timeouts_in_row=AWAY_AFTER_TIMEOUTS)
+            hand = (Hand.objects.select_for_update().filter(match_id=player.match_id, status=Hand.Status.PLAYING)
+                    .order_by("-number").first())
+            if hand is not None and hand.turn_seat == player.seat:
+                hand.deadline = timezone.now() + timedelta(seconds=AWAY_TURN_SECONDS)
+                hand.save(update_fields=["deadline"])
+                _after_commit(hand=hand, since=hand.move)
+            affected += 1
+    return affected
+
+
 def abandon_match(*, table_id: int, reason: str) -> None:
     """Staff or a site ban ends a match early; nobody wins it."""
     with transaction.atomic():

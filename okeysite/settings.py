@@ -93,6 +93,12 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several writers (web, in-process worker) share one file: wait for the lock instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # Take the write lock when a transaction starts: two racing moves then queue up and the second
+    # sees the first's move number (as SELECT ... FOR UPDATE does on PostgreSQL) instead of failing.
+    DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
+    # Tests use a file too: an in-memory database shared between threads locks whole tables and
+    # ignores the busy timeout, which is not how the site behaves.
+    DATABASES["default"]["TEST"] = {"NAME": os.environ.get("TEST_SQLITE_PATH", str(BASE_DIR / "test-db.sqlite3"))}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"

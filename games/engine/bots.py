@@ -53,12 +53,12 @@ Policy = Callable[..., Message]
 # Weights of the rack value (a covered tile is worth COVER; a near set about 1 to 2).
 COVER = 2.0
 WILD = 2.5
-NEAR_BASE = 0.5
-NEAR_PER_OUT = 0.35
-DEAD_NEAR = 0.1
-IDENTICAL = 0.4
-SECOND_PARTNER = 0.15
-SET_PARTNER = 0.5
+NEAR_BASE = 1.0
+NEAR_PER_OUT = 0.3
+DEAD_NEAR = 0.3
+IDENTICAL = 0.3
+SINGLE_PARTNER = 0.15
+SET_PARTNER = 0.2
 # A discard is taken when it raises the rack's value by this much: about one more tile in a set.
 TAKE_GAIN = 1.0
 # Each unit of danger (a fit with what the next seat picked up) costs this much rack value.
@@ -338,25 +338,36 @@ class _Seat:
         return result
 
     def _sets_value(self, tiles: list[Tile]) -> float:
+        """Tiles in sets, plus the best disjoint near sets among the loose tiles, plus what the
+        remaining singles could still become. Near sets are matched, not summed per tile, so two
+        loose tiles never look worth more than the set they might become."""
         okey = self.okey
         arrangement = arrange_by_sets(tiles, okey, self.rules)
         covered = sum(len(group) for group in arrangement.groups)
         loose = [self.plain(tile) for tile in arrangement.loose if tile != okey]
         wilds = len(arrangement.loose) - len(loose)
         in_sets = [self.plain(tile) for group in arrangement.groups for tile in group if tile != okey]
+        near = self.near_worth
+        links: list[tuple[float, int, int]] = []
+        partners = [0] * len(loose)
+        for i, face in enumerate(loose):
+            for j in range(i + 1, len(loose)):
+                worth = near(face, loose[j])
+                if worth > 0:
+                    links.append((worth, i, j))
+                    partners[i] += 1
+                    partners[j] += 1
+        links.sort(reverse=True)
+        matched = [False] * len(loose)
         potential = 0.0
-        for index, face in enumerate(loose):
-            best = 0.0
-            partners = 0
-            for other_index, other in enumerate(loose):
-                if other_index != index:
-                    worth = self.near_worth(face, other)
-                    if worth > 0:
-                        partners += 1
-                        best = max(best, worth)
-            for other in in_sets:
-                best = max(best, SET_PARTNER * self.near_worth(face, other))
-            potential += best + SECOND_PARTNER * max(0, partners - 1)
+        for worth, i, j in links:
+            if not matched[i] and not matched[j]:
+                matched[i] = matched[j] = True
+                potential += worth
+        for i, face in enumerate(loose):
+            if not matched[i]:
+                beside_set = max((near(face, other) for other in in_sets), default=0.0)
+                potential += SINGLE_PARTNER * min(partners[i], 3) + SET_PARTNER * beside_set
         return COVER * covered + potential + WILD * wilds
 
     def pair_counts(self, tiles: list[Tile]) -> tuple[int, list[Tile], int]:

@@ -232,3 +232,25 @@ def test_chip_tables_settle_each_hand_and_no_balance_goes_negative():
     paid = 30 + 100 * 2
     assert after[users[starter].pk] == balances[users[starter].pk] + paid
     assert sum(after.values()) == sum(balances.values())
+
+
+def test_an_away_player_gets_a_short_clock_and_a_banned_player_is_handed_to_autoplay():
+    table, users = make_table()
+    match = start(table, users)
+    hand = current_hand(match)
+    starter = hand.turn_seat
+    next_seat = (starter + 1) % 4
+    assert services.hand_over_to_autoplay(user=users[next_seat]) == 1
+    player = MatchPlayer.objects.get(match=match, seat=next_seat)
+    assert player.away
+    state = engine_hand.HandState.from_dict(hand.state)
+    tile = engine_hand.format_tile(state.racks[starter][0])
+    services.play(user=users[starter], table_id=table.id, action="discard", move=0, args={"tile": tile})
+    hand.refresh_from_db()
+    # The away player's turn: the server will play it about a second from now, not in 20.
+    assert hand.turn_seat == next_seat
+    assert hand.deadline - timezone.now() < timedelta(seconds=services.AWAY_TURN_SECONDS + 1)
+    # Acting again brings them back.
+    services.play(user=users[next_seat], table_id=table.id, action="draw", move=1, args={"source": "pile"})
+    player.refresh_from_db()
+    assert not player.away and player.timeouts_in_row == 0
