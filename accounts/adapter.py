@@ -1,11 +1,37 @@
-"""allauth hooks for nicknames."""
+"""allauth hooks for nicknames, and the refusal of site-banned players at sign-in."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from allauth.account.adapter import DefaultAccountAdapter
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 
 
 class AccountAdapter(DefaultAccountAdapter):
     def clean_username(self, username: str, shallow: bool = False) -> str:
         # Surrounding spaces are a typing slip, not part of the nickname.
         return super().clean_username(username.strip(), shallow=shallow)
+
+    def pre_login(self, request: HttpRequest, user: Any, **kwargs: Any) -> HttpResponse | None:
+        """A site-banned player is told why and until when, instead of being signed in.
+
+        The moderation backends refuse the password itself; allauth keeps the user aside as it
+        does for inactive accounts, so this hook runs and can say why (every login path of
+        allauth passes here: password, e-mail confirmation, sign-up).
+        """
+        from moderation import selectors as moderation_selectors
+
+        ban = moderation_selectors.active_site_ban(user)
+        if ban is not None:
+            from allauth.account.internal.stagekit import clear_login
+
+            clear_login(request)
+            return render(
+                request,
+                "moderation/login_refused.html",
+                {"message": moderation_selectors.site_ban_message(ban)},
+                status=403,
+            )
+        return super().pre_login(request, user, **kwargs)

@@ -44,6 +44,8 @@ class User(AbstractUser):
     games_won = models.PositiveIntegerField(_("kazanılan oyun"), default=0)
     # Sum of match scores, for a public ranking (the live-play issue adds to it).
     score = models.IntegerField(_("puan"), default=0)
+    # Bots fill seats and play for away players; they are shown as bots everywhere and never log in.
+    is_bot = models.BooleanField(_("bot"), default=False)
 
     objects = PlayerManager()
 

@@ -12,7 +12,9 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         if settings.CELERY_INPROCESS_WORKER and serving_in_this_process():
-            start_inprocess_worker()
+            # Not from here: ready() runs inside django.setup(), and Celery's Django fix-up calls
+            # django.setup() again when its worker starts ("populate() isn't reentrant").
+            threading.Thread(target=start_when_apps_ready, name="okey-worker-start", daemon=True).start()
 
 
 def serving_in_this_process() -> bool:
@@ -20,6 +22,13 @@ def serving_in_this_process() -> bool:
     if len(sys.argv) < 2 or sys.argv[1] != "runserver":
         return False
     return "--noreload" in sys.argv or os.environ.get("RUN_MAIN") == "true"
+
+
+def start_when_apps_ready() -> None:
+    from django.apps import apps
+
+    if apps.ready_event.wait(timeout=120):
+        start_inprocess_worker()
 
 
 def start_inprocess_worker() -> None:

@@ -193,7 +193,7 @@ def pre_game_info(table_id: int, user) -> dict[str, Any]:
     ready = set(ReadyMark.objects.filter(table_id=table_id).values_list("user_id", flat=True))
     seats = [
         {"position": seat.position, "nickname": seat.user.username if seat.user_id else None,
-         "ready": seat.user_id in ready}
+         "bot": bool(seat.user_id and seat.user.is_bot), "ready": seat.user_id in ready}
         for seat in Seat.objects.filter(table_id=table_id).select_related("user").order_by("position")
     ]
     return {"id": table.id, "status": table.status, "room": table.room_id, "is_owner": table.room.owner_id == user.id,
@@ -208,9 +208,11 @@ def post_table_chat(user, table_id: int, text: Any) -> None:
         raise SalonRefused("bad_message", _("Mesaj metni eksik."))
     table = Table.objects.select_related("room").get(pk=table_id)
     try:
-        salon_services.post_chat_message(user=user, room=table.room, table=table, text=text)
+        message = salon_services.post_chat_message(user=user, room=table.room, table=table, text=text)
     except salon_services.ServiceError as error:
         raise SalonRefused(error.code, str(error)) from None
+    if not message.visible:  # held by the chat filter until a moderator approves it
+        raise SalonRefused("chat_held", _("Mesajınız salon sorumlusunun onayını bekliyor; onaylanınca herkes görecek."))
 
 
 def take_table_seat(user, table_id: int, position: Any) -> None:

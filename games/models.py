@@ -72,6 +72,10 @@ class Hand(models.Model):
     # Engine HandState.to_dict(): holds every rack and the pile. Never sent to a client as is.
     state = models.JSONField()
     move = models.PositiveIntegerField(default=0)
+    # Verifiable deal: SHA-256 of the deck order and a secret salt, published when the hand is
+    # dealt; deck and salt are revealed once the hand is over (games.engine.fairness).
+    commitment = models.CharField(max_length=64, blank=True)
+    salt = models.CharField(max_length=64, blank=True)
     turn_seat = models.PositiveSmallIntegerField(default=0)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     started_at = models.DateTimeField(auto_now_add=True)
@@ -114,3 +118,27 @@ class ReadyMark(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["table", "user"], name="one_ready_mark_per_user")]
+
+
+class PlayerRating(models.Model):
+    """A player's rating (OpenSkill, Weng-Lin Plackett-Luce) overall (salon null) or in one salon."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
+    salon = models.ForeignKey("salons.Salon", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    mu = models.FloatField(default=25.0)
+    sigma = models.FloatField(default=25.0 / 3)
+    # mu - 3 sigma: what leaderboards sort by, so a lucky newcomer does not top the list.
+    ordinal = models.FloatField(default=0.0, db_index=True)
+    matches = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "salon"], name="one_rating_per_user_salon"),
+            models.UniqueConstraint(fields=["user"], condition=models.Q(salon__isnull=True),
+                                    name="one_overall_rating_per_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.salon or 'overall'} {self.ordinal:.1f}"

@@ -29,7 +29,7 @@ def seat_of(match: Match, user) -> int | None:
 def players_public(match: Match) -> list[dict[str, Any]]:
     """Nicknames and public flags only: never an e-mail or any other private field."""
     return [
-        {"seat": player.seat, "nickname": player.user.username, "away": player.away,
+        {"seat": player.seat, "nickname": player.user.username, "bot": player.user.is_bot, "away": player.away,
          "score": player.score, "winner": player.is_winner}
         for player in match.players.select_related("user").order_by("seat")
     ]
@@ -56,6 +56,8 @@ def table_frame(*, match: Match, hand: Hand | None, seat: int | None,
         frame["hand"] = {
             "id": hand.id,
             "number": hand.number,
+            # Published from the deal on; deck and salt only on the replay page once the hand is over.
+            "commitment": hand.commitment,
             "deadline": hand.deadline.isoformat() if hand.deadline else None,
             **engine_hand.view_for(state, seat),
         }
@@ -88,3 +90,77 @@ def arrangement_for(*, user, table_id: int, by: Any) -> list[list[str]]:
     arrangement = arrange(state.racks[seat], state.okey, state.rules)
     groups = [[format_tile(tile) for tile in group] for group in arrangement.groups]
     return [*groups, [format_tile(tile) for tile in arrangement.loose]]
+
+
+# -- leaderboards and hand history -------------------------------------------------------------------
+
+LEADERBOARD_SIZE = 50
+
+
+def leaderboard(*, salon=None, limit: int = LEADERBOARD_SIZE) -> list[dict[str, Any]]:
+    """Rated players, best first (by mu - 3 sigma). Bots are not ranked."""
+    from games.models import PlayerRating
+
+    rows = (
+        PlayerRating.objects.filter(salon=salon, user__is_bot=False, matches__gt=0)
+        .select_related("user")
+        .order_by("-ordinal", "-wins", "user__username")[:limit]
+    )
+    return [
+        {"rank": index, "nickname": row.user.username, "rating": round(row.ordinal, 1), "matches": row.matches,
+         "wins": row.wins, "games_won": row.user.games_won, "score": row.user.score}
+        for index, row in enumerate(rows, start=1)
+    ]
+
+
+def finished_hands_of(*, user, limit: int = 50) -> list[Hand]:
+    """The player's finished hands, newest first, for their history page."""
+    return list(
+        Hand.objects.filter(match__players__user=user, status=Hand.Status.OVER)
+        .select_related("match", "match__table", "match__table__room")
+        .order_by("-finished_at", "-pk")[:limit]
+    )
+
+
+def replay_frames(*, hand: Hand, viewer) -> dict[str, Any]:
+    """Every step of a finished hand as the public saw it; a player of the hand also sees their own
+    rack. Refused for a hand still being played: its deck would reveal every rack and the pile."""
+    from games.engine.replay import replay
+    from games.models import Move
+
+    if hand.status != Hand.Status.OVER:
+        raise ValueError("only finished hands can be replayed")
+    state = engine_hand.HandState.from_dict(hand.state)
+    moves = [
+        {"seat": move.seat, "type": move.action, **move.args}
+        for move in Move.objects.filter(hand=hand).order_by("number")
+        if move.action != "deal"
+    ]
+    states = replay(state.deck, state.rules, state.starting_seat, moves)
+    seat = seat_of(hand.match, viewer)
+    players = players_public(hand.match)
+    steps = []
+    for index, step in enumerate(states):
+        view = engine_hand.view_for(step, seat)
+        view["event"] = step.events[-1] if index else step.events[0]
+        steps.append(view)
+    proof = fair_deal_proof(hand)
+    return {"hand": hand.id, "number": hand.number, "seat": seat, "players": players, "steps": steps, **proof}
+
+
+def fair_deal_proof(hand: Hand) -> dict[str, Any]:
+    """What anyone needs to check a finished hand's deal (and the server's own check of it)."""
+    from games.engine import fairness
+    from games.models import Move
+
+    if hand.status != Hand.Status.OVER:
+        raise ValueError("the deck of a hand in play is secret")
+    state = engine_hand.HandState.from_dict(hand.state)
+    moves = [{"seat": move.seat, "type": move.action, **move.args}
+             for move in Move.objects.filter(hand=hand).order_by("number") if move.action != "deal"]
+    deck = [engine_hand.format_tile(tile) for tile in state.deck]
+    report = fairness.verify_hand(deck, hand.salt, hand.commitment, rules=state.rules,
+                                  starting_seat=state.starting_seat, moves=moves)
+    return {"commitment": hand.commitment, "salt": hand.salt, "deck": deck, "rules": state.rules.to_dict(),
+            "starting_seat": state.starting_seat, "moves": moves,
+            "verification": {"valid": report.valid, "problems": report.problems}}

@@ -19,7 +19,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.services import change_chips, record_game_result
-from games import events
+from games import bot_players, events, ratings
+from games.engine import fairness
 from games.engine import hand as engine_hand
 from games.engine import match as engine_match
 from games.engine.autoplay import auto_move
@@ -145,9 +146,13 @@ def _start_match(*, table: Table, seats: list[Seat], seed: str | None = None) ->
 
 def _deal_hand(*, match: Match, match_state: engine_match.MatchState) -> Hand:
     state = engine_match.start_next_hand(match_state)
+    # Commit to the deck before anyone plays; the salt stays secret until the hand is over.
+    salt = fairness.new_salt()
     hand = Hand.objects.create(
         match=match,
         number=match_state.hands_played,
+        commitment=fairness.commitment(state.deck, salt),
+        salt=salt,
         state=state.to_dict(),
         move=state.move,
         turn_seat=state.turn,
@@ -183,8 +188,7 @@ def play(*, user, table_id: int, action: str, move: Any, args: dict[str, Any] | 
         if player.timeouts_in_row or player.away:
             # Acting again brings an away player back.
             MatchPlayer.objects.filter(pk=player.pk).update(timeouts_in_row=0, away=False)
-        _save_move(hand=hand, state=state, new_state=new_state, seat=player.seat, user=user,
-                   action=action, args=args, auto=False)
+        _save_move(hand=hand, state=state, new_state=new_state, seat=player.seat, user=user, auto=False)
         return Outcome(hand_id=hand.id, move=hand.move)
 
 
@@ -214,25 +218,33 @@ def resolve_timeout(*, hand_id: int, move: int) -> bool:
             return False
         state = engine_hand.HandState.from_dict(hand.state)
         seat = state.turn
-        player = MatchPlayer.objects.select_for_update().get(match_id=hand.match_id, seat=seat)
-        new_state, _events = auto_move(state, seat)
-        timeouts = player.timeouts_in_row + 1
-        MatchPlayer.objects.filter(pk=player.pk).update(
-            timeouts_in_row=timeouts, away=player.away or timeouts >= AWAY_AFTER_TIMEOUTS
-        )
-        _save_move(hand=hand, state=state, new_state=new_state, seat=seat, user=None,
-                   action="timeout", args={}, auto=True)
+        player = MatchPlayer.objects.select_for_update().select_related("user").get(match_id=hand.match_id, seat=seat)
+        if player.user.is_bot or player.away:
+            # Bots, and players marked away, are played by the bot: it may also finish the hand.
+            new_state = bot_players.play_turn(state, seat)
+        else:
+            new_state, _events = auto_move(state, seat)
+        if not player.user.is_bot:
+            timeouts = player.timeouts_in_row + 1
+            MatchPlayer.objects.filter(pk=player.pk).update(
+                timeouts_in_row=timeouts, away=player.away or timeouts >= AWAY_AFTER_TIMEOUTS
+            )
+        # A bot's move is its own; a person's timed-out move is marked as played for them.
+        bot = player.user.is_bot
+        _save_move(hand=hand, state=state, new_state=new_state, seat=seat, user=player.user if bot else None,
+                   auto=not bot)
         return True
 
 
-def _save_move(*, hand: Hand, state, new_state, seat: int | None, user, action: str,
-               args: dict[str, Any], auto: bool) -> None:
+def _save_move(*, hand: Hand, state, new_state, seat: int | None, user, auto: bool) -> None:
     """Write the new state and one Move row per engine move; start the next turn's clock."""
-    first_new = state.move + 1
+    # One row per engine move, from the engine's own public event: what happened, with the tiles
+    # everyone saw (a draw from the pile names none). Replays and deal checks read these rows.
     moves = [
-        Move(hand=hand, number=number, seat=seat, user=user, action=_event_action(new_state, number, action),
-             args=args if not auto else {}, auto=auto)
-        for number in range(first_new, new_state.move + 1)
+        Move(hand=hand, number=event["move"], seat=event.get("seat", seat), user=user, action=event["type"][:20],
+             args={key: value for key, value in event.items() if key not in ("move", "type", "seat")}, auto=auto)
+        for event in new_state.events
+        if event.get("move", 0) > state.move
     ]
     Move.objects.bulk_create(moves)
     turn_changed = new_state.turn != state.turn
@@ -252,16 +264,16 @@ def _save_move(*, hand: Hand, state, new_state, seat: int | None, user, action: 
     _after_commit(hand=hand, since=state.move)
 
 
-def _event_action(state, number: int, fallback: str) -> str:
-    for event in state.events:
-        if event.get("move") == number:
-            return str(event.get("type", fallback))[:20]
-    return fallback
-
-
 def _deadline_for(match: Match, state) -> Any:
-    away = MatchPlayer.objects.filter(match=match, seat=state.turn, away=True).exists()
-    seconds = AWAY_TURN_SECONDS if away else match.turn_seconds
+    """A person gets the room's turn time; a bot plays after a human-like pause; an away player's
+    turn is played almost at once."""
+    player = MatchPlayer.objects.filter(match=match, seat=state.turn).values("away", "user__is_bot").first() or {}
+    if player.get("user__is_bot"):
+        seconds = bot_players.think_time()
+    elif player.get("away"):
+        seconds = AWAY_TURN_SECONDS
+    else:
+        seconds = match.turn_seconds
     return timezone.now() + timedelta(seconds=seconds)
 
 
@@ -288,6 +300,9 @@ def _record_hand(*, hand: Hand, state) -> None:
         match.status = Match.Status.FINISHED
         match.finished_at = timezone.now()
         _count_match_for_users(players=players, winners=winners, scores=_match_points(match_state))
+        salon_id = Table.objects.filter(pk=match.table_id).values_list("room__salon_id", flat=True).get()
+        ratings.update_ratings(user_ids=[players[seat].user_id for seat in sorted(players)], salon_id=salon_id,
+                               scoring=match_state.rules.scoring, scores=match_state.scores)
         Table.objects.filter(pk=match.table_id).update(status=Table.Status.WAITING)
     MatchPlayer.objects.bulk_update(players.values(), ["score", "is_winner"])
     match.save(update_fields=["state", "status", "finished_at"])
@@ -344,6 +359,51 @@ def start_next_hand(*, match_id: int) -> Hand | None:
         if last is not None and last.number + 1 != match_state.hands_played:
             return None
         return _deal_hand(match=match, match_state=match_state)
+
+
+# -- bots --------------------------------------------------------------------------------------------
+
+
+def fill_with_bots(*, table_id: int) -> Match | None:
+    """Seat bots in every empty seat of a waiting table and start the match (room option)."""
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        if table.status == Table.Status.PLAYING:
+            return None
+        seats = list(Seat.objects.select_for_update().filter(table=table).order_by("position"))
+        empty = [seat for seat in seats if seat.user_id is None]
+        if not empty or len(empty) == len(seats):
+            return None
+        taken = {seat.user_id for seat in seats if seat.user_id}
+        for seat, bot in zip(empty, bot_players.bot_users(len(empty), exclude=taken), strict=True):
+            seat.user = bot
+            seat.taken_at = timezone.now()
+            seat.save(update_fields=["user", "taken_at"])
+        return _start_match(table=table, seats=seats)
+
+
+def start_practice(*, user) -> Table:
+    """A private practice table against three bots, open to every player, started at once."""
+    from salons.models import Room, Salon
+
+    if not user.is_authenticated or user.is_bot:
+        raise GameError("login_required", _("Bu işlem için giriş yapın."))
+    with transaction.atomic():
+        salon = Salon.objects.filter(is_active=True).order_by("position", "pk").first()
+        if salon is None:
+            raise GameError("no_salon", _("Açık salon yok."))
+        rules = RuleSet()
+        room = Room(salon=salon, owner=user, name=_("Pratik masası"), rules=rules.to_dict(), is_private=True)
+        room.set_password("")
+        room.save()
+        table = Table.objects.create(room=room, number=1)
+        bots = bot_players.bot_users(rules.players - 1, exclude={user.pk})
+        now = timezone.now()
+        seats = [Seat.objects.create(table=table, position=0, user=user, taken_at=now)]
+        seats += [Seat.objects.create(table=table, position=position, user=bot, taken_at=now)
+                  for position, bot in enumerate(bots, start=1)]
+        _start_match(table=table, seats=seats)
+        return table
 
 
 def hand_over_to_autoplay(*, user) -> int:

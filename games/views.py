@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
+from games import selectors
 from games.consumers import table_access
 
 
@@ -52,5 +54,70 @@ def table_strings() -> dict[str, str]:
         "discarded": _("%(name)s %(tile)s attı"),
         "select_tile": _("Önce bir taş seçin."),
         "bots": _("(otomatik)"),
+        "bot": _("bot"),
     }
 
+
+
+def leaderboard(request: HttpRequest, salon_slug: str | None = None) -> HttpResponse:
+    from salons.models import Salon
+
+    salon = None
+    if salon_slug is not None:
+        salon = Salon.objects.filter(slug=salon_slug).first()
+        if salon is None:
+            raise Http404
+    return render(request, "games/leaderboard.html", {
+        "rows": selectors.leaderboard(salon=salon),
+        "salon": salon,
+        "salons": Salon.objects.order_by("position", "name"),
+    })
+
+
+def hand_history(request: HttpRequest, nickname: str) -> HttpResponse:
+    from django.contrib.auth import get_user_model
+
+    player = get_user_model().objects.filter(username__iexact=nickname).first()
+    if player is None:
+        raise Http404
+    return render(request, "games/hand_history.html", {
+        "player": player, "hands": selectors.finished_hands_of(user=player),
+    })
+
+
+def hand_replay(request: HttpRequest, hand_id: int) -> HttpResponse:
+    from games.models import Hand
+
+    hand = Hand.objects.select_related("match", "match__table", "match__table__room").filter(pk=hand_id).first()
+    if hand is None or hand.status != Hand.Status.OVER:
+        raise Http404
+    data = selectors.replay_frames(hand=hand, viewer=request.user)
+    return render(request, "games/replay.html", {"hand": hand, "replay": data, "strings": table_strings()})
+
+
+@login_required
+@require_POST
+def practice(request: HttpRequest) -> HttpResponse:
+    """Three bots and the player, started at once: the quickest way to a game."""
+    from django.contrib import messages
+
+    from games import services
+
+    try:
+        table = services.start_practice(user=request.user)
+    except services.GameError as error:
+        messages.error(request, str(error))
+        return redirect("home")
+    return redirect("games:table", table_id=table.id)
+
+
+def hand_proof(request: HttpRequest, hand_id: int) -> HttpResponse:
+    """The revealed deck, salt and moves of a finished hand as JSON, for ``python -m games.engine verify``."""
+    from django.http import JsonResponse
+
+    from games.models import Hand
+
+    hand = Hand.objects.filter(pk=hand_id, status=Hand.Status.OVER).first()
+    if hand is None:
+        raise Http404
+    return JsonResponse(selectors.fair_deal_proof(hand), json_dumps_params={"ensure_ascii": False})

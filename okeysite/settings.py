@@ -111,8 +111,13 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 AUTHENTICATION_BACKENDS = [
+    # Both refuse site-banned players (moderation/backends.py); allauth's comes first so a banned
+    # player's correct password reaches allauth's pre_login, which says why the login is refused.
+    "moderation.backends.SanctionAwareAuthenticationBackend",
+    "moderation.backends.SanctionAwareModelBackend",
+    # Kept last only so sessions that name it stay valid (Django drops a session whose backend is
+    # not listed); every password is checked by the two above first.
     "django.contrib.auth.backends.ModelBackend",
-    "allauth.account.auth_backends.AuthenticationBackend",
 ]
 
 LANGUAGE_CODE = "tr"
@@ -209,4 +214,6 @@ LOGGING = {
 
 CELERY_BEAT_SCHEDULE = {
     "games-sweep": {"task": "games.sweep", "schedule": 10.0},
+    # Sanctions stop applying at their end time anyway; this marks them expired and logs it.
+    "moderation-expire": {"task": "moderation.expire_sanctions", "schedule": 60.0},
 }

@@ -11,6 +11,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("moderation/", include("moderation.urls")),
     path("", include("accounts.urls")),
     path("", include("salons.urls")),
     path("", include("games.urls")),

@@ -61,6 +61,17 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
         self.language = language_of(self.scope)
         self.groups_joined = []
         await super().websocket_connect(message)
+        # Moderation reaches every socket of a user through ``user-<id>`` (a site ban closes them).
+        user = self.scope.get("user")
+        if user is not None and user.is_authenticated:
+            await self.join(f"user-{user.pk}")
+
+    async def user_banned(self, event: dict[str, Any]) -> None:
+        """The user was banned from the site: say so and close for good (44xx: no reconnect)."""
+        await self.send_json(
+            {"type": "banned", "message": self.translated(gettext_lazy("Hesabınız kapatıldı; bağlantınız sonlandırıldı."))}
+        )
+        await self.close(code=CLOSE_FORBIDDEN)
 
     async def join(self, group: str) -> None:
         await self.channel_layer.group_add(group, self.channel_name)
@@ -223,7 +234,9 @@ class RoomConsumer(BaseConsumer):
 
     def _chat(self, content: dict[str, Any]) -> None:
         room = Room.objects.get(pk=self.room_id)
-        services.post_chat_message(user=self.user, room=room, text=content.get("text"))
+        message = services.post_chat_message(user=self.user, room=room, text=content.get("text"))
+        if not message.visible:  # held by the chat filter: tell the sender why nobody sees it yet
+            raise ServiceError("chat_held", _("Mesajınız salon sorumlusunun onayını bekliyor; onaylanınca herkes görecek."))
 
     # --- group events -------------------------------------------------------------------------
 
@@ -253,7 +266,10 @@ class RoomConsumer(BaseConsumer):
     async def user_removed(self, event: dict[str, Any]) -> None:
         if event.get("user") != self.user.pk:
             return
-        await self.send_json(
-            {"type": "removed", "message": self.translated(gettext_lazy("Oda sahibi sizi bu odadan çıkardı."))}
+        text = (
+            gettext_lazy("Salon sorumlusu sizi buradan uzaklaştırdı.")
+            if event.get("by_staff")
+            else gettext_lazy("Oda sahibi sizi bu odadan çıkardı.")
         )
+        await self.send_json({"type": "removed", "message": self.translated(text)})
         await self.close(code=CLOSE_FORBIDDEN)

@@ -65,6 +65,14 @@ class RoomForm(forms.Form):
         initial=TURN_SECONDS_DEFAULT,
     )
     table_count = forms.IntegerField(label=_("Masa sayısı"), min_value=1, max_value=MAX_TABLES_PER_ROOM, initial=1)
+    bot_fill_seconds = forms.TypedChoiceField(
+        label=_("Boş yerleri botlarla doldur"),
+        choices=[(0, _("Hayır")), (15, _("15 saniye sonra")), (30, _("30 saniye sonra")), (60, _("1 dakika sonra"))],
+        coerce=int,
+        initial=0,
+        required=False,
+        empty_value=0,
+    )
     is_private = forms.BooleanField(label=_("Özel oda (şifre ya da davet bağlantısıyla girilir)"), required=False)
     password = forms.CharField(
         label=_("Oda şifresi"),
@@ -88,7 +96,8 @@ class RoomForm(forms.Form):
             self.fields[RULE_PREFIX + field.name] = form_field
         if room is not None:
             del self.fields["table_count"]
-            self.initial.update({"name": room.name, "turn_seconds": room.turn_seconds, "is_private": room.is_private})
+            self.initial.update({"name": room.name, "turn_seconds": room.turn_seconds, "is_private": room.is_private,
+                                 "bot_fill_seconds": room.bot_fill_seconds})
             self.fields["password"].help_text = _("Boş bırakırsanız şifre değişmez.")
 
     def rule_fields(self) -> list[forms.BoundField]:

@@ -96,6 +96,8 @@ class Room(models.Model):
         default=TURN_SECONDS_DEFAULT,
         validators=[MinValueValidator(TURN_SECONDS_MIN), MaxValueValidator(TURN_SECONDS_MAX)],
     )
+    # 0 = never; else empty seats are filled with bots this long after the first player sits down.
+    bot_fill_seconds = models.PositiveSmallIntegerField(_("boş yerlere bot (saniye)"), default=0)
     is_private = models.BooleanField(_("özel oda"), default=False)
     # A Django password hash (never the password itself); empty = invite link only.
     password = models.CharField(_("şifre"), max_length=128, blank=True)

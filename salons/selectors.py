@@ -64,6 +64,12 @@ def room_access_error(*, room: Room, user: User) -> ServiceError | None:
         return ServiceError("inactive", _("Hesabınız etkin değil."))
     if room.status != Room.Status.OPEN:
         return ServiceError("room_closed", _("Bu oda kapandı."))
+    # Staff sanctions first (site ban, salon ban, staff removal from this room): they say why.
+    from moderation.selectors import access_error as sanction_error
+
+    sanction = sanction_error(user=user, salon=room.salon_id, room=room)
+    if sanction is not None:
+        return sanction
     removal = active_removal(room=room, user=user)
     if removal is not None:
         until = timezone.localtime(removal.until).strftime("%H:%M")

@@ -54,6 +54,7 @@ __all__ = [
     "screen_chat_text",
     "post_chat_message",
     "remove_from_room",
+    "release_seats",
     "join_presence",
     "touch_presence",
     "leave_presence",
@@ -131,6 +132,19 @@ def _clean_turn_seconds(value: Any) -> int:
             "bad_turn_seconds",
             _("Hamle süresi %(min)d–%(max)d saniye olmalı.") % {"min": TURN_SECONDS_MIN, "max": TURN_SECONDS_MAX},
         )
+    return seconds
+
+
+BOT_FILL_CHOICES = (0, 15, 30, 60)
+
+
+def _clean_bot_fill(value: Any) -> int:
+    try:
+        seconds = int(value or 0)
+    except (TypeError, ValueError):
+        seconds = -1
+    if seconds not in BOT_FILL_CHOICES:
+        raise ServiceError("bad_bot_fill", _("Bot bekleme süresi 0, 15, 30 ya da 60 saniye olmalı."))
     return seconds
 
 
@@ -226,6 +240,7 @@ def open_room(
     is_private: bool = False,
     password: str = "",
     table_count: int = 1,
+    bot_fill_seconds: int = 0,
 ) -> Room:
     """Any signed-in player opens a room for free (a salon rule); its tables start empty."""
     _require_user(user)
@@ -248,7 +263,8 @@ def open_room(
         )
     if salon.rooms.filter(status=Room.Status.OPEN).count() >= salon.max_rooms:
         raise ServiceError("salon_full", _("Bu salon dolu; başka bir salonda oda açın."))
-    room = Room(salon=salon, owner=user, name=name, rules=clean_rules, turn_seconds=seconds, is_private=bool(is_private))
+    room = Room(salon=salon, owner=user, name=name, rules=clean_rules, turn_seconds=seconds, is_private=bool(is_private),
+                bot_fill_seconds=_clean_bot_fill(bot_fill_seconds))
     room.set_password(password if is_private else "")
     room.save()
     _create_tables(room, table_count)
@@ -266,6 +282,7 @@ def update_room(
     turn_seconds: int,
     is_private: bool,
     password: str | None = None,
+    bot_fill_seconds: int | None = None,
 ) -> Room:
     """The owner edits the room while no game runs. ``password=None`` keeps the current one."""
     room = _lock_room(room)
@@ -289,6 +306,8 @@ def update_room(
     room.name = name
     room.rules = clean_rules
     room.turn_seconds = seconds
+    if bot_fill_seconds is not None:
+        room.bot_fill_seconds = _clean_bot_fill(bot_fill_seconds)
     room.is_private = bool(is_private)
     if not room.is_private:
         room.password = ""
@@ -465,11 +484,14 @@ def set_table_status(*, table: Table, status: str) -> Table:
 
 
 def screen_chat_text(*, user: User, text: Any) -> str:
-    """The chat filter step. For now it trims and refuses empty or over-long text.
+    """The chat filter step: trim, refuse empty or over-long text, then the moderation filter.
 
-    The moderation app replaces this (its offensive-word filter, links, mutes): keep the
-    signature — it returns the text to store or raises ``ServiceError``.
+    Returns the text to store (censored when the filter censored it; a ``ScreenedText`` that
+    also carries the verdict, so held lines can be kept hidden) or raises ``ServiceError``
+    (blocked lines: ``moderation.services.ChatBlocked``, saying why).
     """
+    from moderation import services as moderation_services
+
     if not isinstance(text, str):
         raise ServiceError("empty_message", _("Boş mesaj gönderilemez."))
     cleaned = re.sub(r"[\u0000-\u0008\u000b-\u001f\u007f]", "", text).strip()
@@ -480,7 +502,7 @@ def screen_chat_text(*, user: User, text: Any) -> str:
         raise ServiceError(
             "message_too_long", _("Mesaj en çok %(max)d karakter olabilir.") % {"max": CHAT_MAX_LENGTH}
         )
-    return cleaned
+    return moderation_services.screen_chat_text(user=user, text=cleaned)
 
 
 def _check_chat_rate(user: User) -> None:
@@ -495,22 +517,70 @@ def _check_chat_rate(user: User) -> None:
         raise ServiceError("too_fast", _("Çok hızlı yazıyorsunuz; biraz bekleyin."))
 
 
-@transaction.atomic
 def post_chat_message(*, user: User, room: Room, table: Table | None = None, text: str) -> ChatMessage:
-    """The single way into room and table chat."""
+    """The single way into room and table chat.
+
+    A line the filter blocks is refused, and recorded for staff once the refused transaction
+    has rolled back. A held line is stored hidden (``visible=False``) and published only when a
+    moderator approves it; check ``message.visible`` to tell the sender it waits.
+    """
+    from moderation import services as moderation_services
+
+    try:
+        return _post_chat_message(user=user, room=room, table=table, text=text)
+    except moderation_services.ChatBlocked as blocked:
+        moderation_services.record_blocked_chat(error=blocked, user=user, room=room, table=table)
+        raise
+
+
+@transaction.atomic
+def _post_chat_message(*, user: User, room: Room, table: Table | None, text: str) -> ChatMessage:
+    from moderation import services as moderation_services
+
     _require_user(user)
     room = Room.objects.select_related("salon").get(pk=room.pk)
     _require_access(room=room, user=user)
     if table is not None and table.room_id != room.pk:
         raise ServiceError("bad_table", _("Bu masa bu odada değil."))
+    moderation_services.check_can_chat(user=user, room=room)
     cleaned = screen_chat_text(user=user, text=text)
     _check_chat_rate(user)
-    message = ChatMessage.objects.create(room=room, table=table, author=user, text=cleaned)
+    visible = getattr(cleaned, "visible", True)
+    message = ChatMessage.objects.create(room=room, table=table, author=user, text=str(cleaned), visible=visible)
     message.author = user
-    payload = selectors.chat_payload(message)
-    group = events.table_group(table.pk) if table is not None else events.room_group(room.pk)
-    events.publish(group, "chat.message", message=payload)
+    moderation_services.record_chat_verdict(message=message, screened=cleaned)
+    if visible:
+        payload = selectors.chat_payload(message)
+        group = events.table_group(table.pk) if table is not None else events.room_group(room.pk)
+        events.publish(group, "chat.message", message=payload)
     return message
+
+
+@transaction.atomic
+def release_seats(*, user: User, salon: Salon | None = None, room: Room | None = None) -> list[int]:
+    """Moderation: stand ``user`` up from every waiting table (in one room, one salon, or anywhere).
+
+    Seats at tables in play stay: the game decides there (a banned player's turns go to
+    auto-play). Tables are locked before their seats, in id order, as ``take_seat`` does.
+    """
+    candidates = Seat.objects.filter(user=user, table__status=Table.Status.WAITING)
+    if room is not None:
+        candidates = candidates.filter(table__room=room)
+    elif salon is not None:
+        candidates = candidates.filter(table__room__salon=salon)
+    table_ids = sorted(set(candidates.values_list("table_id", flat=True)))
+    changed: dict[int, tuple[Room, list[int]]] = {}
+    for table in Table.objects.select_for_update().select_related("room").filter(pk__in=table_ids).order_by("pk"):
+        if table.is_playing:
+            continue
+        freed = _free_seats(list(Seat.objects.select_for_update().filter(table=table, user=user)))
+        changed.setdefault(table.room_id, (table.room, []))[1].extend(freed)
+    for changed_room, freed_tables in changed.values():
+        _announce_tables(changed_room, freed_tables)
+        _announce_presence(changed_room.pk)
+    for salon_id in {changed_room.salon_id for changed_room, _ids in changed.values()}:
+        _announce_salon(salon_id)
+    return sorted(t for _room, ids in changed.values() for t in ids)
 
 
 # --- removals -----------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
@@ -23,6 +24,8 @@ from . import rules_catalog, selectors, services
 from .forms import ChatForm, EnterRoomForm, RemoveUserForm, RoomFilterForm, RoomForm
 from .models import Room, Salon, Table
 from .services import ServiceError
+
+HELD_NOTICE = gettext_lazy("Mesajınız salon sorumlusunun onayını bekliyor; onaylanınca herkes görecek.")
 
 
 def _wants_json(request: HttpRequest) -> bool:
@@ -68,6 +71,12 @@ def _salon_context(request: HttpRequest, salon: Salon) -> dict[str, Any]:
 
 def salon_detail(request: HttpRequest, slug: str) -> HttpResponse:
     salon = get_object_or_404(Salon, slug=slug, is_active=True)
+    from moderation.selectors import access_error as sanction_error
+
+    refusal = sanction_error(user=request.user, salon=salon)
+    if refusal is not None:  # a salon (or site) ban keeps the player out of the salon's pages too
+        messages.error(request, refusal.message)
+        return redirect("home")
     context = _salon_context(request, salon)
     context["people"] = selectors.people_by_salon([salon.pk]).get(salon.pk, 0)
     return render(request, "salons/salon.html", context)
@@ -95,6 +104,7 @@ def room_create(request: HttpRequest, slug: str) -> HttpResponse:
                 is_private=data["is_private"],
                 password=data["password"],
                 table_count=data["table_count"],
+                bot_fill_seconds=data.get("bot_fill_seconds") or 0,
             )
         except ServiceError as error:
             form.add_error(None, error.message)
@@ -199,6 +209,7 @@ def room_edit(request: HttpRequest, room_id: int) -> HttpResponse:
                 turn_seconds=data["turn_seconds"],
                 is_private=data["is_private"],
                 password=data["password"] or None,
+                bot_fill_seconds=data.get("bot_fill_seconds") or 0,
             )
         except ServiceError as error:
             form.add_error(None, error.message)
@@ -292,6 +303,8 @@ def room_chat(request: HttpRequest, room_id: int) -> HttpResponse:
         message = services.post_chat_message(user=request.user, room=room, text=form.cleaned_data["text"])
     except ServiceError as error:
         return _error_response(request, error, room.get_absolute_url())
+    if not message.visible:  # held by the filter: only staff see it until they approve it
+        return _ok_response(request, room.get_absolute_url(), str(HELD_NOTICE), held=True)
     return _ok_response(request, room.get_absolute_url(), message=selectors.chat_payload(message))
 
 

@@ -2,6 +2,10 @@
 
 Always exactly one JSON object on stdout, so scripts and bug reports can rely on it: the answer
 (exit 0) or ``{"error": ...}`` (exit 2), including for mistakes in the command line itself.
+
+``python -m games.engine verify --deck "K1 S2 ..." --salt HEX --commitment HEX [--moves FILE.json]``
+checks a revealed deal (see ``fairness.py``): the report, with exit 0 when it is valid and 1 when
+it is not, so a script can tell "the server cheated" from "you typed it wrong" (2).
 """
 
 from __future__ import annotations
@@ -12,7 +16,8 @@ import sys
 from typing import Any
 
 from .check import CheckError, check
-from .rules import PRESETS
+from .fairness import FairnessError, verify_hand
+from .rules import PRESETS, RuleSet, RuleSetError
 
 
 class UsageError(Exception):
@@ -38,6 +43,16 @@ def build_parser() -> argparse.ArgumentParser:
     checker.add_argument("--color-finish", action="store_true", help="renkten bitme scores extra")
     checker.add_argument("--no-okey-pairs", action="store_true", help="a wild okey may not complete a pair")
     checker.set_defaults(run=_run_check)
+    verifier = commands.add_parser("verify", help="check a revealed deck against its commitment and the hand's moves")
+    verifier.add_argument("--deck", required=True, help="the revealed deck, top first, e.g. \"K1 S2 J ...\"")
+    verifier.add_argument("--salt", required=True, help="the revealed salt (64 hex digits)")
+    verifier.add_argument("--commitment", required=True, help="the SHA-256 published before the hand")
+    verifier.add_argument("--moves", metavar="FILE.json",
+                          help="the hand's public moves: a JSON list, or an object with \"moves\" (and \"rules\")")
+    verifier.add_argument("--starting-seat", type=int, default=None, metavar="N",
+                          help="default: the starting seat of the moves' deal entry, else 0")
+    verifier.add_argument("--players", type=int, choices=(2, 4), default=None)
+    verifier.set_defaults(run=_run_verify, status=_verify_status)
     return parser
 
 
@@ -60,17 +75,50 @@ def _run_check(args: argparse.Namespace) -> dict[str, Any]:
     return check(" ".join(args.tiles), args.indicator, **options)
 
 
+def _run_verify(args: argparse.Namespace) -> dict[str, Any]:
+    moves: list[Any] = []
+    rules_data: dict[str, Any] | None = None
+    if args.moves is not None:
+        try:
+            with open(args.moves, encoding="utf-8") as handle:
+                data = json.load(handle)
+        except (OSError, ValueError) as error:
+            raise UsageError(f"--moves: cannot read {args.moves}: {error}") from None
+        if isinstance(data, dict):
+            rules_data = data.get("rules")
+            data = data.get("moves", [])
+        if not isinstance(data, list) or (rules_data is not None and not isinstance(rules_data, dict)):
+            raise UsageError("--moves: give a JSON list of moves, or an object with a \"moves\" list")
+        if not all(isinstance(move, dict) and isinstance(move.get("type"), str) for move in data):
+            raise UsageError("--moves: every move is an object with a \"type\"")
+        moves = data
+    try:
+        rules = RuleSet.from_dict(rules_data) if rules_data is not None else RuleSet(players=args.players or 4)
+    except (RuleSetError, TypeError) as error:
+        raise UsageError(f"--moves: bad rules: {error}") from None
+    if args.players is not None and args.players != rules.players:
+        raise UsageError(f"--players {args.players} disagrees with the {rules.players}-player rules in --moves")
+    if args.starting_seat is not None and not 0 <= args.starting_seat < rules.players:
+        raise UsageError(f"--starting-seat must be 0..{rules.players - 1}")
+    return verify_hand(args.deck, args.salt, args.commitment, rules=rules,
+                       starting_seat=args.starting_seat, moves=moves).to_dict()
+
+
+def _verify_status(result: dict[str, Any]) -> int:
+    return 0 if result["valid"] else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         if args.command is None:
-            raise UsageError("give a command: check")
+            raise UsageError("give a command: check or verify")
         result = args.run(args)
-    except (UsageError, CheckError) as error:
+    except (UsageError, CheckError, FairnessError) as error:
         print(json.dumps({"error": str(error)}, ensure_ascii=False))
         return 2
     print(json.dumps(result, ensure_ascii=False))
-    return 0
+    return getattr(args, "status", lambda _: 0)(result)
 
 
 if __name__ == "__main__":

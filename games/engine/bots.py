@@ -511,8 +511,7 @@ def bot_move(
     if memory is not None:
         memory.observe(view)
     seat = _Seat(view, memory, level)
-    if view["phase"] not in (PHASE_DRAW, PHASE_DISCARD) or view["turn"] != seat.seat:
-        raise EngineError("it is not this seat's turn", code="not_your_turn", seat=seat.seat, turn=view["turn"])
+    _require_turn(view)
     actions = view["actions"]
     if "show_indicator" in actions:
         return {"type": "show_indicator"}
@@ -547,9 +546,15 @@ def _easy_discard(seat: _Seat, rng: random.Random) -> Tile:
 # -- baselines for the benchmark ---------------------------------------------------------------------
 
 
-def _baseline_rack(view: dict[str, Any]) -> tuple[list[Tile], Tile, RuleSet, bool]:
-    if view["phase"] not in (PHASE_DRAW, PHASE_DISCARD) or view["turn"] != view["seat"]:
+def _require_turn(view: dict[str, Any]) -> None:
+    if view["phase"] not in (PHASE_DRAW, PHASE_DISCARD):
+        raise EngineError("the hand is over", code="hand_over")
+    if view["seat"] is None or view["turn"] != view["seat"]:
         raise EngineError("it is not this seat's turn", code="not_your_turn", seat=view["seat"], turn=view["turn"])
+
+
+def _baseline_rack(view: dict[str, Any]) -> tuple[list[Tile], Tile, RuleSet, bool]:
+    _require_turn(view)
     rack = [parse_tile(tile) for tile in view["rack"]]
     return rack, parse_tile(view["okey"]), RuleSet.from_dict(view["rules"]), view["seat"] in view["declared_pairs"]
 

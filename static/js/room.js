@@ -113,7 +113,11 @@
   function setPresent(list) {
     present = list || [];
     peopleList.replaceChildren.apply(peopleList, present.map(function (person) {
-      return el("li", {}, [el("a", { href: profileUrl(person.nickname), text: person.nickname })]);
+      var report = person.id === me.id ? null : el("a", {
+        "class": "report-link", text: i18n.report,
+        href: "/moderation/report/" + encodeURIComponent(person.nickname) + "/?room=" + config.room
+      });
+      return el("li", {}, [el("a", { href: profileUrl(person.nickname), text: person.nickname }), report ? document.createTextNode(" ") : null, report]);
     }));
     if (!removeSelect) { return; }
     var people = {};
@@ -156,6 +160,7 @@
     "room.updated": function () { location.reload(); },
     "room.closed": function (data) { leavePage(data.message, data.salon_url || "/"); },
     removed: function (data) { leavePage(data.message, "/"); },
+    banned: function (data) { leavePage(data.message, "/"); },
     error: function (data) { Okey.toast(data.message, "error"); }
   }, { ping: 30000 });
 

@@ -184,7 +184,9 @@
           name.className = "name";
           name.textContent = seat.nickname;
           box.append(name);
+          if (seat.bot) { const bot = document.createElement("span"); bot.className = "bot-badge"; bot.textContent = T.bot; box.append(bot); }
           if (seat.ready) { const ok = document.createElement("span"); ok.className = "ready"; ok.textContent = `✓ ${T.ready}`; box.append(ok); }
+          if (seat.nickname !== me && !seat.bot) box.append(reportButton(seat.nickname));
           if (seat.nickname === me && !running) {
             const leave = document.createElement("button");
             leave.type = "button";
@@ -214,11 +216,13 @@
       const name = document.createElement("span");
       name.className = "name";
       name.textContent = player.nickname || "?";
+      if (player.bot) { const bot = document.createElement("span"); bot.className = "bot-badge"; bot.textContent = T.bot; name.append(" ", bot); }
       const count = document.createElement("span");
       count.className = "count";
       count.textContent = `${hand.rack_counts[seat]}`;
       box.append(name, count);
       if (player.away) { const away = document.createElement("span"); away.className = "away"; away.textContent = T.away; box.append(away); }
+      if (player.nickname && player.nickname !== me && !player.bot) box.append(reportButton(player.nickname));
       box.classList.toggle("on-turn", hand.turn === seat && hand.phase !== "over");
       box.dataset.seat = String(seat);
     }
@@ -446,6 +450,38 @@
     const text = input.value.trim();
     if (text) { send("chat", { text }); input.value = ""; }
   });
+
+  // -- reporting a player (moderation): a small form in a dialog, posted with the page's CSRF token
+  const reportDialog = $("report-dialog");
+
+  function reportButton(nickname) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "report-player";
+    button.textContent = reportDialog ? reportDialog.dataset.label : "!";
+    button.setAttribute("aria-label", `${button.textContent}: ${nickname}`);
+    button.addEventListener("click", () => {
+      reportDialog.querySelector("[name=reported]").value = nickname;
+      reportDialog.querySelector("[data-report-name]").textContent = nickname;
+      reportDialog.showModal();
+    });
+    return button;
+  }
+
+  if (reportDialog) {
+    const form = reportDialog.querySelector("form");
+    reportDialog.querySelector("[data-report-cancel]").addEventListener("click", () => reportDialog.close());
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const response = await fetch(form.action, {
+        method: "POST", body: new FormData(form), headers: { Accept: "application/json" }, credentials: "same-origin",
+      });
+      const answer = await response.json().catch(() => ({ ok: false, error: { message: response.statusText } }));
+      reportDialog.close();
+      form.reset();
+      showMessage(answer.ok ? answer.message : answer.error.message, answer.ok ? "info" : "error");
+    });
+  }
 
   function addChat(frame) {
     const message = frame.message || {};

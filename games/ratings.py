@@ -1,0 +1,42 @@
+"""Ratings after each finished match: OpenSkill's Plackett-Luce model (a maintained, open
+TrueSkill-like rating), overall and per salon. Called by the services inside their transaction."""
+
+from __future__ import annotations
+
+from openskill.models import PlackettLuce
+
+from games.engine.rules import COUNTDOWN, PENALTY
+from games.models import PlayerRating
+
+_model = PlackettLuce()
+
+
+def finishing_ranks(*, scoring: str, scores: list[int]) -> list[int] | None:
+    """Rank 1 is best; equal scores share a rank. Chip tables are not rated (they never end)."""
+    if scoring == COUNTDOWN:
+        ordered = sorted(set(scores), reverse=True)
+    elif scoring == PENALTY:
+        ordered = sorted(set(scores))
+    else:
+        return None
+    return [ordered.index(score) + 1 for score in scores]
+
+
+def update_ratings(*, user_ids: list[int], salon_id: int, scoring: str, scores: list[int]) -> None:
+    """Fold one match into the overall and the salon rating of each player (seat order)."""
+    ranks = finishing_ranks(scoring=scoring, scores=scores)
+    if ranks is None or len(set(user_ids)) < 2:
+        return
+    for salon in (None, salon_id):
+        rows = []
+        for user_id in user_ids:
+            row, _ = PlayerRating.objects.select_for_update().get_or_create(user_id=user_id, salon_id=salon)
+            rows.append(row)
+        teams = [[_model.rating(mu=row.mu, sigma=row.sigma)] for row in rows]
+        rated = _model.rate(teams, ranks=ranks)
+        for row, [rating], rank in zip(rows, rated, ranks, strict=True):
+            row.mu, row.sigma = rating.mu, rating.sigma
+            row.ordinal = rating.ordinal()
+            row.matches += 1
+            row.wins += rank == 1
+        PlayerRating.objects.bulk_update(rows, ["mu", "sigma", "ordinal", "matches", "wins"])

@@ -1,0 +1,19 @@
+"""Settings for the server processes of a load test (``bench/load.py``), never for production.
+
+Everything comes from ``okeysite.settings`` (so ``DATABASE_URL`` / ``REDIS_URL`` switch the
+configuration exactly as for the site); only two things differ, both about signing in two
+thousand scripted players from one machine:
+
+* passwords are hashed with MD5: a real (PBKDF2) check costs ~0.25 s of CPU, so 2,000 sign-ins
+  would be eight CPU-minutes of hashing on a 2-core box before a single tile moves;
+* allauth's per-IP login limit (30 a minute) is raised: every bench client signs in from
+  127.0.0.1, where real players come from as many addresses as there are players.
+
+The bench users are created by ``manage.py bench_setup`` with this module, so their hashes are MD5.
+"""
+
+from okeysite.settings import *  # noqa: F401,F403
+from okeysite.settings import ACCOUNT_RATE_LIMITS as _BASE_RATE_LIMITS
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+ACCOUNT_RATE_LIMITS = {**_BASE_RATE_LIMITS, "login": "100000/m/ip"}
