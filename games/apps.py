@@ -24,6 +24,9 @@ def serving_in_this_process() -> bool:
     return "--noreload" in sys.argv or os.environ.get("RUN_MAIN") == "true"
 
 
+_running: list = []
+
+
 def start_when_apps_ready() -> None:
     from django.apps import apps
 
@@ -36,11 +39,16 @@ def start_inprocess_worker() -> None:
     so turn deadlines work with no Redis and no extra process (DESIGN.md, "Services and defaults")."""
     from celery.contrib.testing.worker import start_worker
 
+    # Register the tasks before the worker starts consuming: an unknown task is dropped.
+    import games.tasks  # noqa: F401
+    import moderation.tasks  # noqa: F401
     from okeysite.celery import app
 
     worker = start_worker(app, pool="solo", concurrency=1, perform_ping_check=False, loglevel="WARNING",
                           shutdown_timeout=5)
     worker.__enter__()
+    # Keep the context manager alive: once garbage-collected, its generator closes and stops the worker.
+    _running.append(worker)
 
     def sweep_forever() -> None:
         from games.tasks import sweep

@@ -333,7 +333,7 @@ def save_watched_word(*, actor: User, word: WatchedWord) -> WatchedWord:
     if created:
         word.created_by = actor
     word.save()
-    _words_changed(actor, "watched_added" if created else "watched_changed", word.word, category=word.category, action=word.action)
+    _words_changed(actor, "watched_added" if created else "watched_changed", word.word, category=word.category, word_action=word.action)
     return word
 
 

@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -40,7 +41,11 @@ def report(request: HttpRequest, nickname: str | None = None) -> HttpResponse:
         player = get_object_or_404(User, username__iexact=nickname or "", is_active=True)
         initial = {"reported": player.username, "room": request.GET.get("room"), "table": request.GET.get("table")}
         form = ReportForm(initial=initial)
-        return render(request, "moderation/report_form.html", {"form": form, "player": player, "next": _back(request, "")})
+        referer = request.headers.get("Referer", "")
+        if not url_has_allowed_host_and_scheme(referer, allowed_hosts={request.get_host()}):
+            referer = ""
+        back = _back(request, referer or reverse("accounts:profile", args=[player.username]))
+        return render(request, "moderation/report_form.html", {"form": form, "player": player, "next": back})
     form = ReportForm(request.POST)
     fallback = _back(request, "/")
     if not form.is_valid():

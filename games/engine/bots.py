@@ -59,6 +59,9 @@ DEAD_NEAR = 0.3
 IDENTICAL = 0.3
 SINGLE_PARTNER = 0.15
 SET_PARTNER = 0.2
+# Declare pairs with this many pairs, or one fewer when fewer than POOR_COVER tiles sit in sets.
+DECLARE_PAIRS = 6
+POOR_COVER = 9
 # A discard is taken when it raises the rack's value by this much: about one more tile in a set.
 TAKE_GAIN = 1.0
 # Each unit of danger (a fit with what the next seat picked up) costs this much rack value.
@@ -431,9 +434,9 @@ class _Seat:
         if self.level == "easy" or self.declared or self.pile_count < 12:
             return False
         pairs, _, _ = self.pair_counts(self.rack)
-        if pairs >= 6:
+        if pairs >= DECLARE_PAIRS:
             return True
-        return pairs >= 5 and self.covered(self.rack) < 9
+        return pairs >= DECLARE_PAIRS - 1 and self.covered(self.rack) < POOR_COVER
 
     def draw_source(self) -> str:
         tile = self.available

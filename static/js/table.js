@@ -159,6 +159,8 @@
     const indicator = $("indicator");
     indicator.replaceChildren(hand ? tileElement(hand.indicator, null) : "");
     $("okey").textContent = hand ? hand.okey : "";
+    $("commitment").textContent = hand && hand.commitment ? `#${hand.commitment.slice(0, 12)}` : "";
+    $("commitment").dataset.full = hand && hand.commitment ? hand.commitment : "";
     renderPlayers();
     renderDiscards(okey);
     renderRack();

@@ -1,0 +1,119 @@
+"""A site ban closes every socket of the player at once, and the sessions behind them are gone so
+they cannot reconnect; salon bans and staff removals close the sockets in that salon or room."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from moderation import services
+from okeysite.asgi import application
+from salons import services as salon_services
+from tests.moderation.conftest import build_world
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_cache")]
+
+HEADERS = [(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000")]
+
+
+def cookie_for(user) -> bytes:
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}".encode()
+
+
+async def open_socket(path: str, cookie: bytes) -> WebsocketCommunicator:
+    communicator = WebsocketCommunicator(application, path, headers=[*HEADERS, (b"cookie", cookie)])
+    connected, _ = await communicator.connect(timeout=5)
+    assert connected
+    return communicator
+
+
+async def frame_of(communicator: WebsocketCommunicator, kind: str, timeout: float = 1.0) -> dict:
+    """The next frame of this type; the timeout is the promise: "closed within a second"."""
+    while True:
+        frame = await communicator.receive_output(timeout=timeout)
+        if frame["type"] == "websocket.close":
+            raise AssertionError(f"closed before a {kind!r} frame")
+        if frame["type"] == "websocket.send":
+            import json
+
+            data = json.loads(frame["text"])
+            if data.get("type") == kind or data.get("code") == kind:
+                return data
+
+
+async def closed_with(communicator: WebsocketCommunicator, timeout: float = 1.0) -> int:
+    while True:
+        frame = await communicator.receive_output(timeout=timeout)
+        if frame["type"] == "websocket.close":
+            return frame.get("code", 1000)
+
+
+async def test_a_site_ban_closes_the_room_and_table_sockets_within_a_second():
+    world = await sync_to_async(build_world)()
+    cookie = await sync_to_async(cookie_for)(world.troll)
+    room_socket = await open_socket(f"/ws/rooms/{world.room.pk}/", cookie)
+    await frame_of(room_socket, "state", timeout=5)
+    table_socket = await open_socket(f"/ws/tables/{world.table.pk}/", cookie)
+    await frame_of(table_socket, "state", timeout=5)
+
+    await sync_to_async(services.apply_sanction)(
+        actor=world.moderator, user=world.troll, kind="site_ban", reason="Reklam yaptı", salon=world.salon
+    )
+
+    banned = await frame_of(room_socket, "banned")
+    assert banned["message"]
+    assert await closed_with(room_socket) == 4403
+    assert (await frame_of(table_socket, "banned"))["code"] == "banned"
+    assert await closed_with(table_socket) == 4403
+
+    # The session is gone: a new socket with the old cookie is anonymous and refused.
+    again = WebsocketCommunicator(application, f"/ws/tables/{world.table.pk}/", headers=[*HEADERS, (b"cookie", cookie)])
+    connected, code = await again.connect(timeout=5)
+    assert not connected or code == 4401
+    await again.disconnect()
+
+
+async def test_a_salon_ban_closes_the_sockets_in_that_salon():
+    world = await sync_to_async(build_world)()
+    cookie = await sync_to_async(cookie_for)(world.troll)
+    room_socket = await open_socket(f"/ws/rooms/{world.room.pk}/", cookie)
+    await frame_of(room_socket, "state", timeout=5)
+    await sync_to_async(salon_services.take_seat)(user=world.troll, table=world.table, position=2)
+    table_socket = await open_socket(f"/ws/tables/{world.table.pk}/", cookie)
+    await frame_of(table_socket, "state", timeout=5)
+    other_socket = await open_socket(f"/ws/rooms/{world.other_room.pk}/", cookie)
+    await frame_of(other_socket, "state", timeout=5)
+
+    await sync_to_async(services.apply_sanction)(
+        actor=world.moderator, user=world.troll, kind="salon_ban", reason="Tartışma", duration=timedelta(days=1),
+        salon=world.salon,
+    )
+
+    removed = await frame_of(room_socket, "removed")
+    assert "Salon sorumlusu" in removed["message"]
+    assert await closed_with(room_socket) == 4403
+    assert await closed_with(table_socket) == 4403
+    # The other salon's room socket stays open.
+    await other_socket.send_json_to({"type": "ping"})
+    assert (await frame_of(other_socket, "pong"))["type"] == "pong"
+    await other_socket.disconnect()
+
+
+async def test_a_held_line_tells_its_sender_on_the_room_socket():
+    world = await sync_to_async(build_world)()
+    cookie = await sync_to_async(cookie_for)(world.troll)
+    room_socket = await open_socket(f"/ws/rooms/{world.room.pk}/", cookie)
+    await frame_of(room_socket, "state", timeout=5)
+    await room_socket.send_json_to({"type": "chat", "text": "siyaset konuşalım"})
+    notice = await frame_of(room_socket, "chat_held")
+    assert "onay" in notice["message"]
+    await room_socket.send_json_to({"type": "chat", "text": "okey nokta com"})
+    blocked = await frame_of(room_socket, "chat_blocked")
+    assert "reklam" in blocked["message"]
+    await room_socket.disconnect()
