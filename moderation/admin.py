@@ -484,8 +484,8 @@ class WordListAdmin(admin.ModelAdmin):
         return selectors.is_site_admin(request.user)
 
     def get_urls(self) -> list:
-        info = self.model._meta.app_label, self.model._meta.model_name
-        custom = [path("try/", self.admin_site.admin_view(self.try_view), name="%s_%s_try" % info)]
+        opts = self.model._meta
+        custom = [path("try/", self.admin_site.admin_view(self.try_view), name=f"{opts.app_label}_{opts.model_name}_try")]
         return custom + super().get_urls()
 
     def try_view(self, request: HttpRequest) -> HttpResponse:
@@ -504,8 +504,8 @@ class WordListAdmin(admin.ModelAdmin):
         return TemplateResponse(request, "admin/moderation/try_sentence.html", context)
 
     def changelist_view(self, request: HttpRequest, extra_context: dict | None = None) -> HttpResponse:
-        info = self.model._meta.app_label, self.model._meta.model_name
-        extra = {"try_url": reverse("admin:%s_%s_try" % info), **(extra_context or {})}
+        opts = self.model._meta
+        extra = {"try_url": reverse(f"admin:{opts.app_label}_{opts.model_name}_try"), **(extra_context or {})}
         return super().changelist_view(request, extra_context=extra)
 
 

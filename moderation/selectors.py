@@ -20,7 +20,8 @@ from accounts.errors import ServiceError
 from accounts.models import User
 from salons.models import Room, RoomRemoval, Salon, SalonStaff
 
-from .chatfilter import FilterResult, FilterRules, WatchedWord as FilterWord, filter_message
+from .chatfilter import FilterResult, FilterRules, filter_message
+from .chatfilter import WatchedWord as FilterWord
 from .models import AllowedWord, FilteredLine, ModerationLog, Report, Sanction, WatchedWord
 
 # --- roles and scope ---------------------------------------------------------------------------

@@ -10,8 +10,8 @@ from django.utils import timezone
 
 from moderation import services
 from moderation.models import FilteredLine, ModerationLog, Sanction
-from salons import services as salon_services
 from salons import selectors as salon_selectors
+from salons import services as salon_services
 from salons.models import ChatMessage
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]

@@ -107,7 +107,7 @@ def test_the_report_form_page_from_a_profile(world, client):
     client.force_login(world.reporter)
     profile = client.get("/players/Trol/").content.decode()
     assert "/moderation/report/Trol/" in profile
-    page = client.get("/moderation/report/Trol/?room=%d" % world.room.pk)
+    page = client.get(f"/moderation/report/Trol/?room={world.room.pk}")
     assert page.status_code == 200 and "Trol" in page.content.decode()
     done = client.post("/moderation/report/", {"reported": "Trol", "reason": "cheating", "room": world.room.pk,
                                                 "next": "/players/Trol/"})

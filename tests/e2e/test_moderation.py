@@ -1,0 +1,77 @@
+"""In the browser: a player reports another from the table; a salon moderator opens the queue in
+the admin and bans the player; the banned player's table page loses its connection at once and
+their next login is refused with the reason."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from moderation.models import Report, Sanction
+from salons import services as salon_services
+from salons.models import SalonStaff
+from tests.conftest import PASSWORD, make_player, make_room, make_salon
+from tests.e2e.conftest import wait_until
+
+pytestmark = pytest.mark.e2e
+
+
+def test_report_from_the_table_ban_in_the_admin_and_the_player_is_out(new_page):
+    salon = make_salon("genel", name="Genel")
+    room = make_room(owner=make_player("OdaSahibi"), salon=salon, name="Akşam Odası")
+    table = room.tables.get()
+    reporter = make_player("Nazik", email="nazik@private.example")
+    troll = make_player("Trol", email="trol@private.example")
+    moderator = make_player("Gozcu", email="gozcu@private.example", is_staff=True)
+    SalonStaff.objects.create(salon=salon, user=moderator)
+    salon_services.take_seat(user=reporter, table=table, position=0)
+    salon_services.take_seat(user=troll, table=table, position=1)
+    salon_services.post_chat_message(user=troll, room=room, table=table, text="sen ne salaksın")
+
+    troll_page = new_page(troll)
+    troll_page.goto(f"/tables/{table.pk}/")
+    expect(troll_page.locator("#conn-status")).to_have_attribute("data-state", "ok")
+
+    # The reporter reports from the table: reason, note, and only "received" comes back.
+    page = new_page(reporter)
+    page.goto(f"/tables/{table.pk}/")
+    expect(page.locator("#conn-status")).to_have_attribute("data-state", "ok")
+    page.get_by_role("button", name="Şikayet et: Trol").click()
+    dialog = page.locator("#report-dialog")
+    expect(dialog).to_be_visible()
+    dialog.get_by_label("Sebep").select_option("insult")
+    dialog.get_by_label("Not").fill("Masada sürekli hakaret ediyor")
+    dialog.get_by_role("button", name="Gönder").click()
+    expect(page.locator("#messages")).to_contain_text("Şikayetiniz alındı")
+    wait_until(lambda: Report.objects.filter(reported=troll).exists(), message="the report to be stored")
+
+    # The salon moderator opens the queue, sees the evidence and bans the player.
+    admin = new_page(moderator)
+    admin.goto("/admin/moderation/report/")
+    admin.get_by_role("link", name="Trol").first.click()
+    expect(admin.get_by_test_id("report-evidence")).to_contain_text("sen ne salaksın")
+    admin.get_by_label("Sebep (oyuncu görür)").fill("Masada sürekli hakaret")
+    admin.get_by_role("button", name="Siteden yasakla").click()
+    expect(admin.locator(".messagelist")).to_contain_text("İşlem uygulandı")
+    assert Sanction.objects.get(user=troll).kind == "site_ban"
+
+    # The banned player's page loses its connection (closed for good, not reconnecting)...
+    expect(troll_page.locator("#okey-table")).to_have_attribute("data-closed", "4403")
+    expect(troll_page.locator("#conn-status")).to_have_attribute("data-state", "down")
+    expect(troll_page.locator("#messages")).to_contain_text("Masada sürekli hakaret")
+    # ...the old session is gone...
+    troll_page.goto("/")
+    expect(troll_page.get_by_role("link", name="Giriş")).to_be_visible()
+
+    # ...and signing in again is refused, saying why.
+    login = new_page()
+    login.goto("/accounts/login/")
+    login.locator("input[name=login]").fill("Trol")
+    login.locator("input[name=password]").fill(PASSWORD)
+    login.locator("form button[type=submit]").last.click()
+    expect(login.get_by_test_id("login-refused")).to_contain_text("Masada sürekli hakaret")
+    expect(login.get_by_test_id("my-nickname")).to_have_count(0)
+    # The reporter, meanwhile, never learns the decision: their page says only "received".
+    expect(page.locator("#messages")).not_to_contain_text(re.compile("yasak", re.I))
