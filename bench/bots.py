@@ -3,8 +3,8 @@
 Plays seeded 4-player hands: the bot against three random players, then against three greedy
 players (the time-out auto-play's discard choice, always drawing from the pile). The bot's seat
 and the starting seat rotate over the hands, so every seat order is played equally often. Prints
-per-seat hand win rates with 95 % Wilson intervals, finishes by kind, pile-outs, the bot's average
-countdown points per hand and hands per second.
+per-seat hand win rates with 95 % Wilson intervals, finishes by kind, pile-outs, the bot's net
+points per hand (countdown values, zero-sum) and hands per second.
 
 Every hand is dealt from a seed, so a run is reproducible whatever ``--jobs`` is. The bot watches
 the table the way a player does: its memory is shown the bot seat's view after every turn.
@@ -34,7 +34,7 @@ from games.engine.bots import (  # noqa: E402
 from games.engine.deck import deal  # noqa: E402
 from games.engine.hand import view_for  # noqa: E402
 from games.engine.rules import RuleSet  # noqa: E402
-from games.engine.scoring import hand_score_deltas  # noqa: E402
+from games.engine.scoring import finish_value  # noqa: E402
 
 OPPONENTS = {"random": random_discard_move, "greedy": greedy_discard_move}
 PLAYERS = 4
@@ -71,11 +71,22 @@ def play_hand(index: int, opponent: str, level: str, seed: str) -> dict[str, Any
     result = state.result
     assert result is not None
     finish = result.finish
+    # Zero-sum points: the finisher collects what each other player loses under countdown scoring
+    # (2, x4 pairs, x2 okey finish); shown indicators are left out, they are not skill in play.
+    value = 0 if finish is None else finish_value(finish, rules, double_okey=result.double_okey)
+    if result.finisher is None:
+        points = 0
+    elif result.finisher == bot_seat:
+        points = value * (PLAYERS - 1)
+    else:
+        points = -value
     return {
         "winner": None if result.finisher is None else ("bot" if result.finisher == bot_seat else "opponent"),
         "kind": None if finish is None else finish.kind + (" + okey" if finish.okey_finish else ""),
-        "bot_points": hand_score_deltas(state)[bot_seat],
+        "bot_points": points,
         "moves": state.move,
+        "showed": bot_seat in result.shown_indicators,
+        "declared": bot_seat in result.declared_pairs,
     }
 
 
@@ -112,7 +123,10 @@ def report(opponent: str, results: list[dict[str, Any]], seconds: float) -> None
     print("  finishes by kind: " + ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items())))
     points = sum(row["bot_points"] for row in results) / hands
     moves = sum(row["moves"] for row in results) / hands
-    print(f"  bot countdown points per hand {points:+.2f} (0 when nobody finishes);  {moves:.0f} moves per hand")
+    declared = sum(row["declared"] for row in results)
+    showed = sum(row["showed"] for row in results)
+    print(f"  bot net points per hand {points:+.2f} (finisher takes each other seat's countdown loss); "
+          f"bot declared pairs in {declared} hands, showed the indicator in {showed}; {moves:.0f} moves per hand")
     print(f"  {hands / seconds:.1f} hands/s ({seconds:.1f} s)")
 
 

@@ -73,10 +73,11 @@ def sign_in(base_url: str, login: str, password: str, timeout: float = 30.0) -> 
             "Cookie": f"csrftoken={cookies['csrftoken']}", "Origin": base_url, "Referer": f"{base_url}/accounts/login/",
         })
         response = conn.getresponse()
-        response.read()
+        body = response.read().decode(errors="replace")
         cookies.update(_cookies(response))
         if response.status not in (302, 303) or "sessionid" not in cookies:
-            raise RuntimeError(f"sign-in of {login} failed: HTTP {response.status}")
+            text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body[body.find("<main"):][:3000]))
+            raise RuntimeError(f"sign-in of {login} failed: HTTP {response.status}: {text[:200]}")
         return f"csrftoken={cookies['csrftoken']}; sessionid={cookies['sessionid']}"
     finally:
         conn.close()
@@ -268,7 +269,15 @@ async def run_clients(plan: dict[str, Any], urls: list[str], args: dict[str, Any
 
     async def login(ti: int, seat: int, name: str) -> None:
         url = urls[(ti + seat) % len(urls)]
-        cookies[ti, seat] = await loop.run_in_executor(pool, sign_in, url, name, plan["password"])
+        for attempt in range(3):
+            try:
+                cookies[ti, seat] = await loop.run_in_executor(pool, sign_in, url, name, plan["password"])
+                return
+            except RuntimeError as error:
+                # Counted and shown: a refused sign-in is a finding, retried so one does not sink the run.
+                stats.errors[f"sign-in refused: {str(error).split(': ', 1)[-1][:80]}"] += 1
+                if attempt == 2:
+                    raise
 
     started = time.monotonic()
     await asyncio.gather(*(login(ti, seat, name) for ti, t in enumerate(plan["tables"])

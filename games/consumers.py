@@ -17,6 +17,15 @@ from django.utils.translation import gettext as _
 from games import events, selectors, services
 
 MAX_FRAME_BYTES = 2048
+
+
+def in_db_thread(func):
+    """Run ``func`` on a worker thread of the loop's pool rather than Channels' one shared database
+    thread: sockets of different tables then wait on the database side by side (each thread keeps
+    its own connection, persistent with ``CONN_MAX_AGE``). Services lock the rows they change, so
+    racing calls stay correct; one socket's calls still run one at a time."""
+    return database_sync_to_async(func, thread_sensitive=False)
+
 # Token bucket per connection: a burst of 12 messages, refilled at 4 a second.
 RATE_BURST = 12
 RATE_PER_SECOND = 4.0
@@ -29,12 +38,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
         self.groups_joined: list[str] = []
         self.seated = False
+        # (hand id, move) of the last frame sent to this client: older frames are not sent.
+        self.delivered: tuple[int, int] | None = None
         self.tokens = float(RATE_BURST)
         self.refilled = time.monotonic()
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=4401)
             return
-        access = await database_sync_to_async(table_access)(self.user, self.table_id)
+        access = await in_db_thread(table_access)(self.user, self.table_id)
         if access is not None:
             await self.close(code=access)
             return
@@ -72,7 +83,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         kind = content["type"]
         try:
             if kind in services.PLAYER_ACTIONS:
-                await database_sync_to_async(services.play)(
+                await in_db_thread(services.play)(
                     user=self.user, table_id=self.table_id, action=kind, move=content.get("move"),
                     args={key: value for key, value in content.items() if key not in ("type", "move")},
                 )
@@ -115,8 +126,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "error", "code": code, "message": message})
 
     async def send_state(self) -> None:
-        frame, seated = await database_sync_to_async(state_frame_for)(self.user, self.table_id)
+        frame, seated = await in_db_thread(state_frame_for)(self.user, self.table_id)
         self.seated = seated
+        if frame.get("hand"):
+            self.delivered = (frame["hand"]["id"], frame["move"])
         await self.send_json(frame)
 
     # -- from the channel layer ----------------------------------------------------------------------
@@ -127,7 +140,31 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 return
         else:
             self.seated = True
-        await self.send_json(message["frame"])
+        frame = self.fresh(message["frame"])
+        if frame is not None:
+            await self.send_json(frame)
+
+    def fresh(self, frame: dict[str, Any]) -> dict[str, Any] | None:
+        """The frame to pass on, or None when the client already has this move or a later one.
+
+        Two servers may publish consecutive moves of one table, and the later frame can arrive
+        first. It carries the events of a few moves before its own (``events.EVENT_OVERLAP``), so the
+        client gets each event it has not seen, once and in order, and never goes back to an older
+        state when the overtaken frame turns up.
+        """
+        hand = frame.get("hand")
+        if not hand:
+            return frame
+        current = (hand["id"], frame.get("move", 0))
+        last = self.delivered
+        if last is not None:
+            if current <= last:
+                return None
+            if current[0] == last[0]:
+                frame = {**frame, "events": [event for event in frame.get("events") or []
+                                             if event.get("move", 0) > last[1]]}
+        self.delivered = current
+        return frame
 
     async def game_refresh(self, message: dict[str, Any]) -> None:
         await self.send_state()
@@ -158,11 +195,13 @@ class SalonRefused(Exception):
         self.code = code
 
 
-def table_access(user, table_id: int) -> int | None:
-    """None when the user may open this table's socket, else the close code."""
+def table_access(user, table_id: int, *, table=None) -> int | None:
+    """None when the user may open this table's socket, else the close code (``table``: the table
+    with its room, when the caller has it already)."""
     from salons.models import Table
 
-    table = Table.objects.select_related("room").filter(pk=table_id).first()
+    if table is None:
+        table = Table.objects.select_related("room").filter(pk=table_id).first()
     if table is None:
         return 4404
     from salons import selectors as salon_selectors

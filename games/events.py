@@ -7,13 +7,19 @@ tabs of one player all follow); spectators share one public frame (``table-<id>-
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from games import selectors
+from games.engine import hand as engine_hand
+from games.engine import match as engine_match
 from games.models import Hand
+
+log = logging.getLogger(__name__)
 
 
 def user_group(table_id: int, user_id: int) -> str:
@@ -29,6 +35,16 @@ def watch_group(table_id: int) -> str:
 _server_loop: asyncio.AbstractEventLoop | None = None
 _server_thread: int | None = None
 
+# Frames repeat the events of this many moves before the ones they report. Two servers may publish
+# consecutive moves of one table and the later frame can overtake the earlier; the socket then passes
+# the later frame on with the events its client has not seen and drops the earlier one
+# (TableConsumer.fresh), so every client still sees every move once and in order.
+EVENT_OVERLAP = 4
+
+# Per table, the last batch of sends handed to the server loop: the next waits for it, so one
+# table's frames leave in the order they were published while other tables' go out alongside.
+_chains: dict[Any, asyncio.Task] = {}
+
 
 def remember_server_loop() -> None:
     global _server_loop, _server_thread
@@ -36,23 +52,49 @@ def remember_server_loop() -> None:
     _server_thread = threading.get_ident()
 
 
-def _send(group: str, message: dict) -> None:
+def _send(group: str, message: dict, *, key: Any = None) -> None:
+    _send_many([(group, message)], key=key if key is not None else group)
+
+
+def _send_many(messages: list[tuple[str, dict]], *, key: Any) -> None:
+    """Send to several groups at once, in order with earlier sends of the same ``key``.
+
+    On a server, the sends are handed to the loop serving the sockets and this returns at once: the
+    thread that committed the move (a consumer's database thread, the in-process worker) is not held
+    while Redis answers, and a move's frames go out concurrently rather than one round trip each.
+    Elsewhere (a Celery worker process, a management command) they are sent before returning.
+    """
     layer = get_channel_layer()
-    if layer is None:
+    if layer is None or not messages:
         return
     loop = _server_loop
-    foreign_thread = threading.get_ident() != _server_thread
-    if loop is not None and loop.is_running() and foreign_thread and not _called_from_loop_executor():
-        asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop).result(timeout=10)
+    if loop is not None and loop.is_running() and threading.get_ident() != _server_thread:
+        loop.call_soon_threadsafe(_chain, layer, key, messages)
+    elif loop is not None and loop.is_running():
+        _chain(layer, key, messages)
     else:
-        async_to_sync(layer.group_send)(group, message)
+        async_to_sync(_send_all)(layer, messages)
 
 
-def _called_from_loop_executor() -> bool:
-    """sync_to_async threads already hand async_to_sync calls back to their own loop."""
-    from asgiref.sync import SyncToAsync
+def _chain(layer, key: Any, messages: list[tuple[str, dict]]) -> None:
+    previous = _chains.get(key)
+    task = asyncio.ensure_future(_send_after(previous, layer, messages))
+    _chains[key] = task
+    task.add_done_callback(lambda done: _chains.pop(key, None) if _chains.get(key) is done else None)
 
-    return SyncToAsync.threadlocal.__dict__.get("main_event_loop") is not None
+
+async def _send_after(previous: asyncio.Task | None, layer, messages: list[tuple[str, dict]]) -> None:
+    if previous is not None and not previous.done():
+        await asyncio.wait([previous])
+    await _send_all(layer, messages)
+
+
+async def _send_all(layer, messages: list[tuple[str, dict]]) -> None:
+    results = await asyncio.gather(*(layer.group_send(group, message) for group, message in messages),
+                                   return_exceptions=True)
+    for (group, _message), result in zip(messages, results, strict=True):
+        if isinstance(result, BaseException):
+            log.error("publishing to %s failed: %r", group, result)
 
 
 def publish_hand(hand_id: int, *, since: int) -> None:
@@ -60,20 +102,25 @@ def publish_hand(hand_id: int, *, since: int) -> None:
     if hand is None:
         return
     match = hand.match
-    players = selectors.players_public(match)
+    players, seats = selectors.players_and_seats(match)
     table_id = match.table_id
-    seats = dict(match.players.values_list("seat", "user_id"))
+    # Parsed once for the five frames of this move (four seats and the watchers).
+    parsed = {"match_state": engine_match.MatchState.from_dict(match.state),
+              "hand_state": engine_hand.HandState.from_dict(hand.state)}
+    since = max(0, since - EVENT_OVERLAP)
+    messages = []
     for seat, user_id in seats.items():
-        frame = selectors.table_frame(match=match, hand=hand, seat=seat, players=players, since=since)
-        _send(user_group(table_id, user_id), {"type": "game.frame", "frame": frame})
-    public = selectors.table_frame(match=match, hand=hand, seat=None, players=players, since=since)
-    _send(watch_group(table_id), {"type": "game.frame", "frame": public, "public": True})
+        frame = selectors.table_frame(match=match, hand=hand, seat=seat, players=players, since=since, **parsed)
+        messages.append((user_group(table_id, user_id), {"type": "game.frame", "frame": frame}))
+    public = selectors.table_frame(match=match, hand=hand, seat=None, players=players, since=since, **parsed)
+    messages.append((watch_group(table_id), {"type": "game.frame", "frame": public, "public": True}))
+    _send_many(messages, key=table_id)
 
 
 def publish_match_abandoned(table_id: int, reason: str) -> None:
-    _send(watch_group(table_id), {"type": "game.refresh", "reason": reason})
+    _send(watch_group(table_id), {"type": "game.refresh", "reason": reason}, key=table_id)
 
 
 def publish_table_lobby(table_id: int) -> None:
     """Ready marks changed: every client of the table refreshes its pre-game view."""
-    _send(watch_group(table_id), {"type": "game.refresh", "reason": "ready"})
+    _send(watch_group(table_id), {"type": "game.refresh", "reason": "ready"}, key=table_id)

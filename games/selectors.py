@@ -28,17 +28,32 @@ def seat_of(match: Match, user) -> int | None:
 
 def players_public(match: Match) -> list[dict[str, Any]]:
     """Nicknames and public flags only: never an e-mail or any other private field."""
-    return [
-        {"seat": player.seat, "nickname": player.user.username, "bot": player.user.is_bot, "away": player.away,
-         "score": player.score, "winner": player.is_winner}
-        for player in match.players.select_related("user").order_by("seat")
-    ]
+    return players_and_seats(match)[0]
+
+
+def players_and_seats(match: Match) -> tuple[list[dict[str, Any]], dict[int, int]]:
+    """``players_public`` and ``{seat: user id}`` (who gets which seat's frame) from one query."""
+    public: list[dict[str, Any]] = []
+    seats: dict[int, int] = {}
+    rows = match.players.order_by("seat").values_list(
+        "seat", "user_id", "user__username", "user__is_bot", "away", "score", "is_winner")
+    for seat, user_id, nickname, is_bot, away, score, winner in rows:
+        public.append({"seat": seat, "nickname": nickname, "bot": is_bot, "away": away, "score": score,
+                       "winner": winner})
+        seats[seat] = user_id
+    return public, seats
 
 
 def table_frame(*, match: Match, hand: Hand | None, seat: int | None,
-                players: list[dict[str, Any]] | None = None, since: int | None = None) -> dict[str, Any]:
-    """One ``state`` frame for a seat (or a spectator when ``seat`` is None)."""
-    match_state = engine_match.MatchState.from_dict(match.state)
+                players: list[dict[str, Any]] | None = None, since: int | None = None,
+                match_state: engine_match.MatchState | None = None,
+                hand_state: engine_hand.HandState | None = None) -> dict[str, Any]:
+    """One ``state`` frame for a seat (or a spectator when ``seat`` is None).
+
+    ``match_state`` / ``hand_state``: the parsed ``match.state`` / ``hand.state``, when the caller
+    builds several frames of one move (parsing a hand's JSON is most of a frame's cost).
+    """
+    match_state = match_state if match_state is not None else engine_match.MatchState.from_dict(match.state)
     frame: dict[str, Any] = {
         "type": "state",
         "match": {
@@ -52,7 +67,7 @@ def table_frame(*, match: Match, hand: Hand | None, seat: int | None,
         "events": [],
     }
     if hand is not None:
-        state = engine_hand.HandState.from_dict(hand.state)
+        state = hand_state if hand_state is not None else engine_hand.HandState.from_dict(hand.state)
         frame["hand"] = {
             "id": hand.id,
             "number": hand.number,

@@ -19,7 +19,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     table = Table.objects.select_related("room", "room__salon").filter(pk=table_id).first()
     if table is None:
         raise Http404
-    if table_access(request.user, table_id) is not None:
+    if table_access(request.user, table_id, table=table) is not None:
         return render(request, "games/forbidden.html", {"table": table}, status=403)
     return render(request, "games/table.html", {"table": table, "room": table.room, "strings": table_strings()})
 

@@ -2,8 +2,9 @@
 
 They replace Django's ``ModelBackend`` and allauth's backend in ``AUTHENTICATION_BACKENDS``:
 
-* ``user_can_authenticate`` is False for a banned player, which covers both signing in and every
-  request or socket of a session that is still around (Django re-checks it in ``get_user``);
+* while signing in, ``user_can_authenticate`` is False for a banned player. Restoring a session
+  (``get_user``, on every request and socket) does not check: a ban ends the player's sessions
+  (``services.end_sessions``), so that check would cost a query per request for nothing;
 * on a correct password of a banned player ``authenticate`` raises ``PermissionDenied``, which
   stops Django from asking the next backend. allauth has kept the user aside by then (as for an
   inactive account), so its adapter's ``pre_login`` shows the ban and why instead of "wrong
@@ -23,18 +24,23 @@ from . import selectors
 
 class _RefuseBanned:
     _banned: bool = False
+    _signing_in: bool = False
 
     def user_can_authenticate(self, user: Any) -> bool:
         if not super().user_can_authenticate(user):  # type: ignore[misc]
             return False
-        if selectors.is_site_banned(user):
+        if self._signing_in and selectors.is_site_banned(user):
             self._banned = True
             return False
         return True
 
     def authenticate(self, request: Any, *args: Any, **credentials: Any) -> Any:
         self._banned = False
-        user = super().authenticate(request, *args, **credentials)  # type: ignore[misc]
+        self._signing_in = True
+        try:
+            user = super().authenticate(request, *args, **credentials)  # type: ignore[misc]
+        finally:
+            self._signing_in = False
         if user is None and self._banned:
             raise PermissionDenied("site ban")
         return user

@@ -108,37 +108,83 @@ def site_ban_message(sanction: Sanction) -> str:
     )
 
 
-def access_error(*, user: Any, salon: Salon | int, room: Room | None = None, now: datetime | None = None) -> ServiceError | None:
-    """Why a sanction keeps ``user`` out of this salon (or room), or None. Staff are never kept out."""
+def request_sanctions(request: Any) -> list[Sanction]:
+    """The signed-in user's sanctions in force, read once per HTTP request (the salon check and
+    the banner share it), so moderation costs a page one query."""
+    user = getattr(request, "user", None)
+    if not getattr(user, "is_authenticated", False):
+        return []
+    if not hasattr(request, "_moderation_sanctions"):
+        request._moderation_sanctions = list(
+            Sanction.objects.active().filter(user_id=user.pk).select_related("salon").order_by("created_at")
+        )
+    return request._moderation_sanctions
+
+
+def access_error(
+    *,
+    user: Any,
+    salon: Salon | int,
+    room: Room | None = None,
+    now: datetime | None = None,
+    sanctions: list[Sanction] | None = None,
+) -> ServiceError | None:
+    """Why a sanction keeps ``user`` out of this salon (or room), or None.
+
+    ``sanctions``: the user's active sanctions when already read (``request_sanctions``);
+    otherwise one query reads the three kinds that matter here.
+    """
     if not getattr(user, "is_authenticated", False):
         return None
     salon_id = salon if isinstance(salon, int) else salon.pk
-    ban = active_site_ban(user, now)
+    room_id = room.pk if room is not None else None
+    if sanctions is None:
+        # One query for the three kinds: every page, seat and chat line of the salon passes here.
+        where = Q(kind=Sanction.Kind.SITE_BAN) | Q(kind=Sanction.Kind.SALON_BAN, salon_id=salon_id)
+        if room is not None:
+            where |= Q(kind=Sanction.Kind.ROOM_REMOVAL, room_id=room.pk)
+        sanctions = list(Sanction.objects.active(now).filter(where, user_id=user.pk).order_by("created_at"))
+    found = {
+        s.kind: s
+        for s in sanctions
+        if s.is_active(now)
+        and (
+            s.kind == Sanction.Kind.SITE_BAN
+            or (s.kind == Sanction.Kind.SALON_BAN and s.salon_id == salon_id)
+            or (s.kind == Sanction.Kind.ROOM_REMOVAL and room_id is not None and s.room_id == room_id)
+        )
+    }
+    ban = found.get(Sanction.Kind.SITE_BAN)
     if ban is not None:
         return ServiceError("site_banned", site_ban_message(ban))
-    ban = active_salon_ban(user, salon_id, now)
+    ban = found.get(Sanction.Kind.SALON_BAN)
     if ban is not None:
         return ServiceError(
             "salon_banned",
             _("Bu salona girmeniz yasaklandı. Sebep: %(reason)s. Bitiş: %(until)s.")
             % {"reason": ban.reason, "until": until_text(ban)},
         )
-    if room is not None:
-        removal = active_room_removal(user, room.pk, now)
-        if removal is not None:
-            return ServiceError(
-                "room_banned",
-                _("Salon sorumlusu sizi bu odadan uzaklaştırdı. Sebep: %(reason)s. Bitiş: %(until)s.")
-                % {"reason": removal.reason, "until": until_text(removal)},
-            )
+    removal = found.get(Sanction.Kind.ROOM_REMOVAL)
+    if removal is not None:
+        return ServiceError(
+            "room_banned",
+            _("Salon sorumlusu sizi bu odadan uzaklaştırdı. Sebep: %(reason)s. Bitiş: %(until)s.")
+            % {"reason": removal.reason, "until": until_text(removal)},
+        )
     return None
 
 
-def notices_for(user: Any, now: datetime | None = None) -> list[Sanction]:
+def notices_for(user: Any, now: datetime | None = None, sanctions: list[Sanction] | None = None) -> list[Sanction]:
     """What the banner shows: unseen warnings and mutes in force (the player should know why)."""
     if not getattr(user, "is_authenticated", False):
         return []
     now = now or timezone.now()
+    if sanctions is not None:
+        return [
+            s for s in sanctions
+            if s.is_active(now)
+            and (s.kind == Sanction.Kind.MUTE or (s.kind == Sanction.Kind.WARNING and s.seen_at is None))
+        ][:5]
     warnings = Q(kind=Sanction.Kind.WARNING, seen_at__isnull=True)
     mutes = Q(kind=Sanction.Kind.MUTE)
     return list(

@@ -244,7 +244,7 @@ def review_line(*, actor: User, line: FilteredLine, approve: bool, now: datetime
     hidden. Flagged (already shown): approving closes the flag; rejecting hides the line.
     """
     now = now or timezone.now()
-    line = FilteredLine.objects.select_for_update().select_related("message").get(pk=line.pk)
+    line = FilteredLine.objects.select_for_update().get(pk=line.pk)
     if not selectors.can_moderate(actor, line.salon_id):
         raise ServiceError("not_allowed", _("Bu salonda yetkiniz yok."))
     if line.review != FilteredLine.Review.PENDING:
@@ -453,6 +453,13 @@ def file_report(
     if table is not None:
         table = Table.objects.select_related("room").get(pk=table.pk)
         room = table.room
+    if room is not None:
+        from salons.selectors import room_access_error
+
+        refusal = room_access_error(room=room, user=reporter)
+        # A player the owner removed may still report from that room (e.g. an unfair removal).
+        if refusal is not None and refusal.code != "removed":
+            raise ServiceError("no_access", _("Bu odada değilsiniz; oyuncunun profilinden şikayet edin."))
     # Serialise one reporter's reports, so the flood checks below can't be raced past.
     User.objects.select_for_update().filter(pk=reporter.pk).first()
     mine = Report.objects.filter(reporter=reporter)

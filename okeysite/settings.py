@@ -84,10 +84,15 @@ TEMPLATES = [
     },
 ]
 
+# Persistent connections: without them every socket message that touches the database (each move)
+# opens and closes a PostgreSQL connection, a new server process each time. Each server thread
+# keeps one for up to DB_CONN_MAX_AGE seconds (0 = close after every request, as Django's default).
+# DB_CONN_HEALTH_CHECKS=1 pings a reused connection first: one more round trip per request.
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-        conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "0")),
+        conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
+        conn_health_checks=env_bool("DB_CONN_HEALTH_CHECKS", False),
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

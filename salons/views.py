@@ -72,8 +72,9 @@ def _salon_context(request: HttpRequest, salon: Salon) -> dict[str, Any]:
 def salon_detail(request: HttpRequest, slug: str) -> HttpResponse:
     salon = get_object_or_404(Salon, slug=slug, is_active=True)
     from moderation.selectors import access_error as sanction_error
+    from moderation.selectors import request_sanctions
 
-    refusal = sanction_error(user=request.user, salon=salon)
+    refusal = sanction_error(user=request.user, salon=salon, sanctions=request_sanctions(request))
     if refusal is not None:  # a salon (or site) ban keeps the player out of the salon's pages too
         messages.error(request, refusal.message)
         return redirect("home")

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from typing import Any
 
 from .check import CheckError, check
-from .fairness import FairnessError, verify_hand
+from .fairness import FairnessError, normal_salt, verify_hand
 from .rules import PRESETS, RuleSet, RuleSetError
 
 
@@ -100,6 +101,9 @@ def _run_verify(args: argparse.Namespace) -> dict[str, Any]:
         raise UsageError(f"--players {args.players} disagrees with the {rules.players}-player rules in --moves")
     if args.starting_seat is not None and not 0 <= args.starting_seat < rules.players:
         raise UsageError(f"--starting-seat must be 0..{rules.players - 1}")
+    normal_salt(args.salt)  # a malformed salt is a typing mistake (2), not a failed check (1)
+    if not re.fullmatch(r"[0-9a-fA-F]{64}", args.commitment.strip()):
+        raise UsageError("--commitment must be a SHA-256 in hex (64 digits)")
     return verify_hand(args.deck, args.salt, args.commitment, rules=rules,
                        starting_seat=args.starting_seat, moves=moves).to_dict()
 

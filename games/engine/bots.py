@@ -16,14 +16,24 @@ How the normal bot plays (cheap heuristics, no search over unseen tiles beyond s
 * It values a 14-tile rack by ``arrange_by_sets``: tiles already in valid sets count most; each
   loose tile adds the best "near set" it forms with another tile (two of a run or a group),
   weighted by how many tiles that would complete it are still unseen ("outs").
+  Near sets are matched (each tile in one), so two loose tiles never outweigh the set they could
+  become — summing every partner per tile made the bot hoard near sets and finish less often.
 * Discard: the tile whose removal leaves the most valuable rack, minus a penalty for tiles that fit
   what the next seat picked up from discards (don't feed the next player). A wild okey is never
   discarded while any other tile would do.
-* Draw: the previous seat's discard when it is a wild, lets the bot finish, or raises the rack's
-  value by completing or extending a set; otherwise the pile.
+* Draw: the previous seat's discard when it is a wild, lets the bot finish (for more than the pile
+  would: a complete rack finishes with any pile tile, and the pile may bring an okey finish), or
+  raises the rack's value by completing or extending a set; otherwise the pile.
 * Pairs: with 6 pairs (or 5 and a poor rack for sets) it declares pairs and plays for them.
 * It shows the indicator whenever it may, and finishes whenever it can — except that with a wild
   okey in hand, a long pile and enough outs it may wait up to two turns for an okey finish (x2).
+  The waits are counted by its memory from the views (a ready rack that did not finish), so a
+  memory rebuilt by replaying the hand counts the same; without a memory it never waits.
+
+The weights below were tuned on ``bench/bots.py`` and a one-player "draws to finish" run. The
+optimum is flat (TAKE_GAIN 0.5 to 1, lower near-set weights: all within the noise), but heavier
+near sets (NEAR_BASE 1.4 or NEAR_PER_OUT 0.5) finish far less often, and taking every discard that
+does not hurt (TAKE_GAIN 0) lets the opponents draw longer and win more.
 
 ``easy`` plays like the time-out auto-play plus an occasional careless discard, takes a discard only
 when it completes a set, and never waits or declares pairs.
@@ -41,8 +51,9 @@ from .arrange import arrange_by_sets
 from .autoplay import choose_discard
 from .errors import EngineError
 from .finish import best_finish, complete_split
-from .hand import PHASE_DISCARD, PHASE_DRAW, HandState, apply, view_for
+from .hand import PHASE_DISCARD, PHASE_DRAW, PHASE_OVER, HandState, apply, view_for
 from .rules import RuleSet
+from .scoring import finish_value
 from .tiles import FALSE_JOKER, Tile, format_tile, make_tile, parse_tile, sort_key
 
 LEVELS = ("easy", "normal")
@@ -94,7 +105,8 @@ class BotMemory:
     gone: Counter[Tile] = field(default_factory=Counter)
     taken: list[list[Tile]] = field(default_factory=list)
     pending: tuple[int, Tile, int] | None = None  # (seat to draw, tile it may take, move seen)
-    okey_waits: int = 0
+    okey_waits: int = 0               # own turns that ended with a ready rack and an okey, unfinished
+    ready_at: int | None = None       # move of the last own view that was ready to finish with an okey
 
     def reset(self, key: tuple[Any, ...], seat: int | None, players: int) -> None:
         self.seat = seat
@@ -105,6 +117,7 @@ class BotMemory:
         self.taken = [[] for _ in range(players)]
         self.pending = None
         self.okey_waits = 0
+        self.ready_at = None
 
     def observe(self, view: dict[str, Any]) -> None:
         """Learn from one view (any seat's turn, any phase). Seeing the same view twice is harmless."""
@@ -130,7 +143,28 @@ class BotMemory:
         available = view["available_discard"]
         if available is not None and view["phase"] == PHASE_DRAW:
             self.pending = (view["turn"], parse_tile(available), view["move"])
+        self._count_waits(view)
         self.last_move = view["move"]
+
+    def _count_waits(self, view: dict[str, Any]) -> None:
+        """Count the turns this seat could have finished (holding an okey) but played on.
+
+        Derived from the views alone, so a memory rebuilt by replaying the hand counts the same.
+        A ready view of a later own turn (two or more moves on: someone drew and discarded in
+        between) or any view of another seat's turn means the ready turn ended without a finish.
+        """
+        mine = view["turn"] == self.seat and view["phase"] == PHASE_DISCARD
+        if self.ready_at is not None and (not mine or view["move"] >= self.ready_at + 3):
+            if view["phase"] != PHASE_OVER:
+                self.okey_waits += 1
+            self.ready_at = None
+        if mine and self.ready_at is None and view["rack"] is not None:
+            okey = parse_tile(view["okey"])
+            rack = [parse_tile(tile) for tile in view["rack"]]
+            if okey in rack and len(rack) == 15:
+                rules = RuleSet.from_dict(view["rules"])
+                if best_finish(rack, okey, rules, pairs_only=self.seat in view["declared_pairs"]) is not None:
+                    self.ready_at = view["move"]
 
     def _resolve_pending(self, view: dict[str, Any], tops: list[Tile | None], players: int) -> None:
         """Did the seat that could take a discard take it? Only decidable while the discarder
@@ -164,6 +198,7 @@ class BotMemory:
             "taken": [list(tiles) for tiles in self.taken],
             "pending": list(self.pending) if self.pending is not None else None,
             "okey_waits": self.okey_waits,
+            "ready_at": self.ready_at,
         }
 
     @classmethod
@@ -178,6 +213,7 @@ class BotMemory:
             taken=[list(tiles) for tiles in data["taken"]],
             pending=(pending[0], pending[1], pending[2]) if pending is not None else None,
             okey_waits=data["okey_waits"],
+            ready_at=data["ready_at"],
         )
 
 
@@ -290,7 +326,7 @@ class _Seat:
 
     def danger(self, tile: Tile) -> float:
         """How likely the next seat wants this tile, from what it picked up and threw away."""
-        if self.players < 2 or tile == self.okey:
+        if tile == self.okey:
             return 0.0
         picked, thrown, pairs = self._danger_from
         face = self.plain(tile)
@@ -450,8 +486,14 @@ class _Seat:
             return "discard"
         if self.level == "easy":
             return "discard" if self.covered(with_tile) >= self.covered(self.rack) + 3 else "pile"
-        if self.can_finish(with_tile):
-            return "discard"
+        finish = best_finish(with_tile, self.okey, self.rules, pairs_only=self.declared)
+        if finish is not None:
+            # A rack that is complete already finishes with any pile tile too, and the pile may
+            # bring an okey finish: take the discard only when it finishes for more.
+            ready = complete_split(self.rack, self.okey, self.rules, pairs_only=self.declared)
+            if ready is None or finish_value(finish, self.rules) > finish_value(ready, self.rules):
+                return "discard"
+            return "pile"
         if self.declared:
             return "discard" if self.rack.count(tile) == 1 else "pile"
         # Compare the rack now with the best 14 after taking the tile (throwing it back is no gain).
@@ -527,8 +569,6 @@ def bot_move(
     found = best_finish(seat.rack, seat.okey, seat.rules, pairs_only=seat.declared)
     if found is not None and found.discard is not None:
         if not found.okey_finish and seat.should_wait(found.discard):
-            if memory is not None:
-                memory.okey_waits += 1
             return {"type": "discard", "tile": format_tile(found.discard)}
         return {"type": "finish", "tile": format_tile(found.discard)}
     if level == "easy":

@@ -48,7 +48,8 @@ def new_salt() -> str:
     return secrets.token_hex(SALT_BYTES)
 
 
-def _normal_salt(salt: str) -> str:
+def normal_salt(salt: str) -> str:
+    """The salt as hashed (lowercase), or ``FairnessError`` when it is not 32 bytes of hex."""
     if not isinstance(salt, str):
         raise FairnessError("the salt is a hex string")
     text = salt.strip().lower()
@@ -86,7 +87,7 @@ def canonical_deck(deck: Sequence[Tile] | str) -> str:
 
 def commitment(deck: Sequence[Tile] | str, salt: str) -> str:
     """SHA-256 hex of ``"<canonical deck> <salt>"`` (see the module doc)."""
-    message = f"{canonical_deck(deck)} {_normal_salt(salt)}"
+    message = f"{canonical_deck(deck)} {normal_salt(salt)}"
     return hashlib.sha256(message.encode("ascii")).hexdigest()
 
 
@@ -176,7 +177,7 @@ def verify_hand(
     report.commitment_ok = verify_commitment(tiles, salt, commitment)
     if not report.commitment_ok:
         try:
-            _normal_salt(salt)
+            normal_salt(salt)
             report.problems.append("the deck and salt do not hash to the published commitment")
         except FairnessError as error:
             report.problems.append(str(error))

@@ -17,8 +17,10 @@ register = template.Library()
 @register.inclusion_tag("moderation/_notices.html", takes_context=True)
 def moderation_notices(context: dict[str, Any]) -> dict[str, Any]:
     request = context.get("request")
+    if request is None:
+        return {"notices": [], "request": None}
     user = getattr(request, "user", None)
-    return {"notices": selectors.notices_for(user) if user is not None else [], "request": request}
+    return {"notices": selectors.notices_for(user, sanctions=selectors.request_sanctions(request)), "request": request}
 
 
 @register.simple_tag

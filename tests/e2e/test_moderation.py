@@ -48,7 +48,11 @@ def test_report_from_the_table_ban_in_the_admin_and_the_player_is_out(new_page):
     wait_until(lambda: Report.objects.filter(reported=troll).exists(), message="the report to be stored")
 
     # The salon moderator opens the queue, sees the evidence and bans the player.
+    # Django's admin pages link no favicon, so Chromium asks for /favicon.ico (404): allow only that.
+    new_page.allow.append(r"status of 404 \(Not Found\)")
+    missing: list[str] = []
     admin = new_page(moderator)
+    admin.on("response", lambda response: missing.append(response.url) if response.status == 404 else None)
     admin.goto("/admin/moderation/report/")
     admin.get_by_role("link", name="Trol").first.click()
     expect(admin.get_by_test_id("report-evidence")).to_contain_text("sen ne salaksın")
@@ -56,6 +60,7 @@ def test_report_from_the_table_ban_in_the_admin_and_the_player_is_out(new_page):
     admin.get_by_role("button", name="Siteden yasakla").click()
     expect(admin.locator(".messagelist")).to_contain_text("İşlem uygulandı")
     assert Sanction.objects.get(user=troll).kind == "site_ban"
+    assert all(url.endswith("/favicon.ico") for url in missing), missing
 
     # The banned player's page loses its connection (closed for good, not reconnecting)...
     expect(troll_page.locator("#okey-table")).to_have_attribute("data-closed", "4403")
@@ -63,15 +68,19 @@ def test_report_from_the_table_ban_in_the_admin_and_the_player_is_out(new_page):
     expect(troll_page.locator("#messages")).to_contain_text("Masada sürekli hakaret")
     # ...the old session is gone...
     troll_page.goto("/")
-    expect(troll_page.get_by_role("link", name="Giriş")).to_be_visible()
+    expect(troll_page.get_by_role("link", name="Giriş", exact=True)).to_be_visible()
 
     # ...and signing in again is refused, saying why.
+    new_page.allow.append(r"status of 403 \(Forbidden\)")  # the refusal page is a 403, on purpose
+    refused: list[str] = []
     login = new_page()
+    login.on("response", lambda response: refused.append(response.url) if response.status == 403 else None)
     login.goto("/accounts/login/")
     login.locator("input[name=login]").fill("Trol")
     login.locator("input[name=password]").fill(PASSWORD)
     login.locator("form button[type=submit]").last.click()
     expect(login.get_by_test_id("login-refused")).to_contain_text("Masada sürekli hakaret")
     expect(login.get_by_test_id("my-nickname")).to_have_count(0)
+    assert refused and all("/accounts/login/" in url for url in refused), refused
     # The reporter, meanwhile, never learns the decision: their page says only "received".
     expect(page.locator("#messages")).not_to_contain_text(re.compile("yasak", re.I))

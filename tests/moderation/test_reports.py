@@ -152,3 +152,27 @@ def test_staff_of_another_salon_cannot_act_on_the_report(world):
         with pytest.raises(services.ServiceError) as refused:
             services.act_on_report(actor=world.other_moderator, report=report, action=action)
         assert refused.value.code == "not_allowed"
+
+
+def test_reports_name_only_rooms_the_reporter_may_be_in(world):
+    from salons.models import Room
+
+    Room.objects.filter(pk=world.other_room.pk).update(is_private=True)
+    world.other_room.refresh_from_db()
+    with pytest.raises(services.ServiceError) as refused:
+        services.file_report(reporter=world.reporter, reported=world.troll, reason="insult", room=world.other_room)
+    assert refused.value.code == "no_access"
+    # Removed by the owner: may still report (the owner, for an unfair removal).
+    salon_services.remove_from_room(owner=world.room.owner, room=world.room, user=world.reporter, reason="keyfi", minutes=30)
+    report = services.file_report(reporter=world.reporter, reported=world.room.owner, reason="unfair_removal", room=world.room)
+    assert report.salon == world.salon
+
+
+def test_the_room_page_offers_a_report_link_for_others(world, client):
+    client.force_login(world.reporter)
+    from salons.models import RoomPresence
+
+    RoomPresence.objects.create(room=world.room, user=world.troll, channel_name="test-channel")
+    html = client.get(f"/rooms/{world.room.pk}/").content.decode()
+    assert f"/moderation/report/Trol/?room={world.room.pk}" in html
+    assert "/moderation/report/Sikayetci/" not in html

@@ -1,0 +1,123 @@
+"""Queries per move and per page: a ceiling a little above what each path costs today, so a slow
+path (a query per seat, per player, per table) cannot creep back in unnoticed.
+
+A move is counted whole: the service's transaction and what runs after commit (the per-seat frames
+published to the table). If a change needs more, look at why before raising a limit.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from games import services
+from games.engine.tiles import format_tile
+from games.models import Hand, Match
+from salons.models import Table
+
+from .conftest import make_table
+
+pytestmark = pytest.mark.django_db
+
+# Measured on SQLite and PostgreSQL (tests count SAVEPOINT/RELEASE where the site has BEGIN/COMMIT):
+# draw 8 (service 6, frames 2), discard 9 (+ the next seat's clock), timeout 11, table page 6,
+# lobby 6, salon page 11 (eight rooms: no query per room), room page 15 (eight tables: none per table).
+MAX_DRAW = 9
+MAX_DISCARD = 10
+MAX_TIMEOUT = 12
+MAX_TABLE_PAGE = 7
+MAX_LOBBY = 7
+MAX_SALON_PAGE = 12
+MAX_ROOM_PAGE = 16
+
+
+def started(table, users) -> tuple[Match, Hand]:
+    match = services.start_match(user=table.room.owner, table_id=table.id)
+    return match, match.hands.get()
+
+
+def seated_client(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def playing(django_capture_on_commit_callbacks):
+    table, users = make_table()
+    with django_capture_on_commit_callbacks(execute=True):
+        match, hand = started(table, users)
+    return table, users, hand
+
+
+def test_a_draw_and_a_discard(playing, django_assert_max_num_queries, django_capture_on_commit_callbacks):
+    table, users, hand = playing
+    # The starting seat holds 15 tiles: it discards first.
+    hand.refresh_from_db()
+    seat = hand.turn_seat
+    tile = format_tile(hand.state["racks"][seat][-1])
+    with django_assert_max_num_queries(MAX_DISCARD), django_capture_on_commit_callbacks(execute=True):
+        services.play(user=users[seat], table_id=table.id, action="discard", move=hand.move, args={"tile": tile})
+    hand.refresh_from_db()
+    with django_assert_max_num_queries(MAX_DRAW), django_capture_on_commit_callbacks(execute=True):
+        services.play(user=users[hand.turn_seat], table_id=table.id, action="draw", move=hand.move,
+                      args={"source": "pile"})
+    hand.refresh_from_db()
+    assert hand.move == 2
+
+
+def test_a_timeout_resolution(playing, django_assert_max_num_queries, django_capture_on_commit_callbacks):
+    table, users, hand = playing
+    Hand.objects.filter(pk=hand.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    hand.refresh_from_db()
+    with django_assert_max_num_queries(MAX_TIMEOUT), django_capture_on_commit_callbacks(execute=True):
+        assert services.resolve_timeout(hand_id=hand.id, move=hand.move)
+
+
+def test_the_table_page(playing, django_assert_max_num_queries):
+    table, users, hand = playing
+    client = seated_client(users[0])
+    with django_assert_max_num_queries(MAX_TABLE_PAGE):
+        response = client.get(f"/tables/{table.id}/")
+    assert response.status_code == 200
+
+
+def many_rooms_and_tables() -> tuple:
+    """Eight rooms, one with eight full tables: pages must not cost a query per room or table."""
+    table, users = make_table()
+    room = table.room
+    for number in range(2, 9):
+        make_table(owner=room.owner)  # a room of its own each
+        extra = Table.objects.create(room=room, number=number)
+        for position in range(4):
+            from salons.models import Seat
+
+            Seat.objects.create(table=extra, position=position, user=users[position] if number == 2 else None)
+    return room, users
+
+
+def test_the_lobby_page(django_assert_max_num_queries):
+    room, users = many_rooms_and_tables()
+    client = seated_client(users[0])
+    with django_assert_max_num_queries(MAX_LOBBY):
+        response = client.get("/")
+    assert response.status_code == 200
+
+
+def test_a_salon_page(django_assert_max_num_queries):
+    room, users = many_rooms_and_tables()
+    client = seated_client(users[0])
+    with django_assert_max_num_queries(MAX_SALON_PAGE):
+        response = client.get(f"/salons/{room.salon.slug}/")
+    assert response.status_code == 200
+
+
+def test_a_room_page(django_assert_max_num_queries):
+    room, users = many_rooms_and_tables()
+    client = seated_client(users[0])
+    with django_assert_max_num_queries(MAX_ROOM_PAGE):
+        response = client.get(f"/rooms/{room.id}/")
+    assert response.status_code == 200
