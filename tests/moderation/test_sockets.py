@@ -76,7 +76,8 @@ async def test_a_site_ban_closes_the_room_and_table_sockets_within_a_second():
     again = WebsocketCommunicator(application, f"/ws/tables/{world.table.pk}/", headers=[*HEADERS, (b"cookie", cookie)])
     connected, code = await again.connect(timeout=5)
     assert not connected or code == 4401
-    await again.disconnect()
+    for communicator in (again, room_socket, table_socket):
+        await communicator.disconnect()  # let each consumer finish, so no database connection lingers
 
 
 async def test_a_salon_ban_closes_the_sockets_in_that_salon():
@@ -102,7 +103,8 @@ async def test_a_salon_ban_closes_the_sockets_in_that_salon():
     # The other salon's room socket stays open.
     await other_socket.send_json_to({"type": "ping"})
     assert (await frame_of(other_socket, "pong"))["type"] == "pong"
-    await other_socket.disconnect()
+    for communicator in (other_socket, room_socket, table_socket):
+        await communicator.disconnect()
 
 
 async def test_a_held_line_tells_its_sender_on_the_room_socket():
