@@ -59,3 +59,19 @@ def salon(db):
 @pytest.fixture
 def room_factory(db):
     return make_room
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """After the run, end the connections that server and worker threads left open, so the test
+    database can be dropped cleanly on PostgreSQL."""
+    yield
+    from django.db import connection
+
+    with django_db_blocker.unblock():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
