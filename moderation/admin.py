@@ -131,8 +131,11 @@ class ReportStatusFilter(admin.SimpleListFilter):
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
         return [*Report.Status.choices, ("all", _("hepsi"))]
 
+    # What the list shows when no filter is chosen: the open queue, not everything.
+    default_value: str = Report.Status.OPEN
+
     def choices(self, changelist: Any) -> Any:
-        value = self.value() or Report.Status.OPEN
+        value = self.value() or self.default_value
         for lookup, title in self.lookup_choices:
             yield {
                 "selected": value == str(lookup),
@@ -218,17 +221,10 @@ class ReviewFilter(ReportStatusFilter):
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
         return [*FilteredLine.Review.choices, ("all", _("hepsi"))]
 
-    def choices(self, changelist: Any) -> Any:
-        value = self.value() or FilteredLine.Review.PENDING
-        for lookup, title in self.lookup_choices:
-            yield {
-                "selected": value == str(lookup),
-                "query_string": changelist.get_query_string({self.parameter_name: lookup}),
-                "display": title,
-            }
+    default_value = FilteredLine.Review.PENDING
 
     def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
-        value = self.value() or FilteredLine.Review.PENDING
+        value = self.value() or self.default_value
         return queryset if value == "all" else queryset.filter(review=value)
 
 

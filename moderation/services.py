@@ -322,9 +322,8 @@ def _require_site_admin(actor: Any) -> None:
         raise ServiceError("not_allowed", _("Bunu yalnızca site yöneticileri yapabilir."))
 
 
-@transaction.atomic
-def save_watched_word(*, actor: User, word: WatchedWord) -> WatchedWord:
-    """Add or change a staff word; every process picks up the new lists at its next message."""
+def _save_word(*, actor: User, word: WatchedWord | AllowedWord) -> bool:
+    """Normalise and save a staff word or allow-list entry; True when it is new."""
     _require_site_admin(actor)
     word.word = " ".join(str(word.word).split())
     if not word.word:
@@ -333,6 +332,13 @@ def save_watched_word(*, actor: User, word: WatchedWord) -> WatchedWord:
     if created:
         word.created_by = actor
     word.save()
+    return created
+
+
+@transaction.atomic
+def save_watched_word(*, actor: User, word: WatchedWord) -> WatchedWord:
+    """Add or change a staff word; every process picks up the new lists at its next message."""
+    created = _save_word(actor=actor, word=word)
     _words_changed(actor, "watched_added" if created else "watched_changed", word.word, category=word.category, word_action=word.action)
     return word
 
@@ -347,14 +353,7 @@ def delete_watched_word(*, actor: User, word: WatchedWord) -> None:
 
 @transaction.atomic
 def save_allowed_word(*, actor: User, word: AllowedWord) -> AllowedWord:
-    _require_site_admin(actor)
-    word.word = " ".join(str(word.word).split())
-    if not word.word:
-        raise ServiceError("empty_word", _("Kelime boş olamaz."))
-    created = word.pk is None
-    if created:
-        word.created_by = actor
-    word.save()
+    created = _save_word(actor=actor, word=word)
     _words_changed(actor, "allowed_added" if created else "allowed_changed", word.word)
     return word
 
