@@ -424,14 +424,21 @@ def draw(state: HandState, seat: int, source: str) -> HandState:
     return new
 
 
-def discard(state: HandState, seat: int, tile: Tile | str) -> HandState:
-    """Give one tile to the next seat and end the turn."""
+def _require_tile_play(state: HandState, seat: int, tile: Tile | str) -> tuple[int, Tile]:
+    """The checks every tile-playing action shares: the hand runs, it is this seat's turn, the seat
+    has drawn, and the tile is on its rack."""
     _require_open(state)
     seat = check_seat(state, seat)
     tile = tile_arg(tile)
     _require_turn(state, seat)
     _require_drawn(state)
     _require_in_rack(state, seat, tile)
+    return seat, tile
+
+
+def discard(state: HandState, seat: int, tile: Tile | str) -> HandState:
+    """Give one tile to the next seat and end the turn."""
+    seat, tile = _require_tile_play(state, seat, tile)
     new = _clone(state)
     new.racks[seat].remove(tile)
     new.discards[seat].append(tile)
@@ -458,12 +465,7 @@ def _check_finish(state: HandState, seat: int, tile: Tile) -> Finish:
 
 def finish(state: HandState, seat: int, tile: Tile | str) -> HandState:
     """Put ``tile`` on the centre and show the other 14; the server finds the best valid split."""
-    _require_open(state)
-    seat = check_seat(state, seat)
-    tile = tile_arg(tile)
-    _require_turn(state, seat)
-    _require_drawn(state)
-    _require_in_rack(state, seat, tile)
+    seat, tile = _require_tile_play(state, seat, tile)
     found = _check_finish(state, seat, tile)
     double = state.first_okey_by == seat and found.okey_finish
     new = _clone(state)
