@@ -8,8 +8,9 @@ POST login= & password=), opens the table socket with its session cookie and an 
 and says ``ready``; the match starts when all four are. The seat to play waits ``--think``
 seconds (uniform 0.5x..1.5x), draws from the pile, waits again and discards the last tile of its
 rack. With probability ``--idle`` a seat lets its turn run out, so the server's time-out path
-(Celery) plays for it. A table stops after ``--hands`` complete hands; the run stops at
-``--duration`` seconds whatever happens.
+(Celery) plays for it. A table is measured for ``--hands`` complete hands, then plays on unmeasured
+until every table is done (so the load holds to the end); the run stops at ``--duration`` seconds
+whatever happens.
 
 Printed: tables, sockets, moves per second, the latency from a player sending an action to each of
 the other three receiving the frame with that move number (p50/p95/p99/max), time-outs handled
@@ -104,6 +105,7 @@ class Stats:
     hands: int = 0
     errors: Counter = field(default_factory=Counter)
     lost: int = 0
+    lost_examples: list[str] = field(default_factory=list)
     duplicated: int = 0
     out_of_order: int = 0
     tables_done: int = 0
@@ -153,6 +155,7 @@ class Player:
         self.final_move: dict[int, int] = {}
         self.acted_at = -1                        # move number this client last acted on
         self.idle_move = -1
+        self.match_id: int | None = None
 
     async def connect(self) -> None:
         from websockets.asyncio.client import connect
@@ -179,16 +182,32 @@ class Player:
                 if kind != "state" or not frame.get("hand"):
                     continue
                 self.on_state(frame, now)
-                if self.table.done.is_set():
-                    return
         except Exception as error:  # a dropped socket is an error of the run, not a crash of the bench
             stats.errors[f"socket:{type(error).__name__}"] += 1
 
     def on_state(self, frame: dict[str, Any], now: float) -> None:
         stats = self.table.stats
+        match = frame.get("match") or {}
+        # Only this run's match: a refresh before it starts shows the table's previous (abandoned) one.
+        if self.match_id is None:
+            if match.get("status") != "running":
+                return
+            self.match_id = match.get("id")
+        elif match.get("id") != self.match_id:
+            return
         hand = frame["hand"]
         hand_id, move = hand["id"], frame["move"]
+        if hand["seat"] is None:
+            stats.errors["watcher frame shown to a player"] += 1
+            return
         self.seat = hand["seat"]
+        if self.table.done.is_set():
+            # Measured hands are over: keep playing (the load stays as it was for the tables still
+            # measuring, and no table drifts into the server's autoplay) without recording.
+            self.hand_id, self.last_move = hand_id, move
+            if hand["phase"] != "over":
+                self.play(hand, hand_id, move, idle=False)
+            return
         if hand_id != self.hand_id:
             if self.hand_id is not None and self.hand_id > hand_id:
                 stats.out_of_order += 1
@@ -215,10 +234,13 @@ class Player:
             self.final_move[hand_id] = move
             self.table.hand_finished(hand_id)
             return
+        self.play(hand, hand_id, move, idle=True)
+
+    def play(self, hand: dict[str, Any], hand_id: int, move: int, *, idle: bool) -> None:
         if hand["turn"] == self.seat and move != self.acted_at and move != self.idle_move:
-            if hand["phase"] == "draw" and self.table.rng.random() < self.table.idle:
+            if idle and hand["phase"] == "draw" and self.table.rng.random() < self.table.idle:
                 self.idle_move = move
-                stats.idles += 1
+                self.table.stats.idles += 1
                 return
             self.acted_at = move
             if hand["phase"] == "draw":
@@ -231,7 +253,8 @@ class Player:
         await asyncio.sleep(self.table.think * self.table.rng.uniform(0.5, 1.5))
         if self.hand_id != hand_id or self.last_move != move:
             return  # the hand moved on (a time-out) while thinking
-        self.table.sent_at[(hand_id, move + 1)] = time.monotonic()
+        if not self.table.done.is_set():
+            self.table.sent_at[(hand_id, move + 1)] = time.monotonic()
         try:
             await self.ws.send(json.dumps(message))
         except Exception as error:
@@ -242,8 +265,11 @@ class Player:
         for hand_id, seen in self.seen.items():
             start = self.first_move.get(hand_id, 0)
             last = self.final_move.get(hand_id, max(seen, default=start))
-            expected = set(range(start + 1, last + 1))
-            self.table.stats.lost += len(expected - seen)
+            missing = set(range(start + 1, last + 1)) - seen
+            self.table.stats.lost += len(missing)
+            if missing and len(self.table.stats.lost_examples) < 5:
+                self.table.stats.lost_examples.append(
+                    f"table {self.table.id} hand {hand_id} seat {self.seat}: {sorted(missing)[:6]} of 1..{last}")
 
 
 # -- one client process ------------------------------------------------------------------------------------
@@ -306,16 +332,7 @@ async def run_clients(plan: dict[str, Any], urls: list[str], args: dict[str, Any
     started = time.monotonic()
     runs = [loop.create_task(player.run()) for player in players]
     remaining = deadline - time.monotonic()
-    by_table: dict[int, list[Player]] = {}
-    for player in players:
-        by_table.setdefault(player.table.id, []).append(player)
-
-    async def finish(table: Table) -> None:
-        await table.done.wait()
-        # A finished table leaves at once (its match would otherwise go on in autoplay).
-        await asyncio.gather(*(player.ws.close() for player in by_table[table.id]), return_exceptions=True)
-
-    waits = [loop.create_task(finish(table)) for table in tables]
+    waits = [loop.create_task(table.done.wait()) for table in tables]
     await asyncio.wait(waits, timeout=max(1.0, remaining))
     elapsed = time.monotonic() - started
     stats.tables_done = sum(table.done.is_set() for table in tables)
@@ -335,6 +352,7 @@ async def run_clients(plan: dict[str, Any], urls: list[str], args: dict[str, Any
         "moves": stats.moves, "auto_moves": stats.auto_moves, "idles": stats.idles, "hands": stats.hands,
         "errors": dict(stats.errors), "lost": stats.lost, "duplicated": stats.duplicated,
         "out_of_order": stats.out_of_order, "tables_done": stats.tables_done, "loop_lag": stats.loop_lag,
+        "lost_examples": stats.lost_examples,
         "hand_ids": sorted(hand for table in tables for hand in table.hands_over),
     }
 
@@ -434,11 +452,12 @@ def main() -> int:
     database = {}
     if args.setup:
         try:
+            # The hands the clients saw end, when there are any (else everything since the start).
             hand_ids = [hand for out in outputs for hand in out["hand_ids"]]
             ids_file = Path(os.environ.get("TMPDIR", "/tmp")) / f"okey-bench-hands-{os.getpid()}.json"
             ids_file.write_text(json.dumps(hand_ids))
-            database = manage("bench_setup", "--report", "--since", since, "--hands-file", str(ids_file),
-                              settings=args.settings)
+            extra = ["--hands-file", str(ids_file)] if hand_ids else []
+            database = manage("bench_setup", "--report", "--since", since, *extra, settings=args.settings)
             ids_file.unlink()
             manage("bench_setup", "--teardown", settings=args.settings)
         except Exception as error:
@@ -450,7 +469,9 @@ def main() -> int:
     own: list[float] = []
     lag: list[float] = []
     errors: Counter = Counter()
+    lost_examples: list[str] = []
     for out in outputs:
+        lost_examples += out["lost_examples"]
         for key in ("tables", "sockets", "moves", "auto_moves", "idles", "hands", "lost", "duplicated",
                     "out_of_order", "tables_done"):
             merged[key] += out[key]
@@ -470,7 +491,7 @@ def main() -> int:
         "mean_ms": round(statistics.fmean(latencies), 1) if latencies else None,
         "own_frame_ms": {"p50": round(percentile(own, 50), 1), "p99": round(percentile(own, 99), 1)},
         "client_loop_lag_ms": {"p99": round(percentile(lag, 99), 1), "max": round(percentile(lag, 100), 1)},
-        "errors": dict(errors), "fatal": fatal, "database": database,
+        "errors": dict(errors), "fatal": fatal, "database": database, "lost_examples": lost_examples[:5],
     })
     if args.json:
         print(json.dumps(merged))
@@ -487,7 +508,8 @@ def main() -> int:
         print(f"timeouts       {merged['idles']} idle turns; auto moves seen {merged['auto_moves']}; "
               f"database {database}")
         print(f"errors         {dict(errors) or 0}{'  FATAL ' + '; '.join(fatal) if fatal else ''}")
-        print(f"lost/dup/ooo   {merged['lost']} / {merged['duplicated']} / {merged['out_of_order']}")
+        print(f"lost/dup/ooo   {merged['lost']} / {merged['duplicated']} / {merged['out_of_order']}"
+              + (f"  e.g. {'; '.join(lost_examples[:3])}" if lost_examples else ""))
         print(f"client lag ms  p99 {merged['client_loop_lag_ms']['p99']}  max {merged['client_loop_lag_ms']['max']}")
     bad = merged["lost"] or merged["duplicated"] or fatal
     return 1 if bad else 0

@@ -42,7 +42,7 @@ case "${1:-}" in
     export DATABASE_URL=${BENCH_PG:-postgres://postgres@127.0.0.1:5432/okey_bench}
     export REDIS_URL=${BENCH_REDIS:-redis://127.0.0.1:6379/5}
     export DEBUG=0 SECRET_KEY=${SECRET_KEY:-bench-only-secret-key-not-for-production-use-0123456789}
-    export DB_CONN_MAX_AGE=${DB_CONN_MAX_AGE:-60}
+    export DB_POOL_MAX_SIZE=${DB_POOL_MAX_SIZE:-8}
     db=${DATABASE_URL##*/}
     psql -h 127.0.0.1 -U postgres -tc "SELECT 1 FROM pg_database WHERE datname='$db'" | grep -q 1 \
       || psql -h 127.0.0.1 -U postgres -c "CREATE DATABASE $db" >/dev/null
@@ -50,8 +50,9 @@ case "${1:-}" in
     for port in 8101 8102; do
       start "daphne-$port" $BIN/daphne -b 127.0.0.1 -p "$port" okeysite.asgi:application
     done
-    start worker $BIN/celery -A okeysite worker -l warning --concurrency "${WORKER_CONCURRENCY:-2}"
-    start beat $BIN/celery -A okeysite beat -l warning --schedule "$DIR/celerybeat-schedule"
+    start worker env DB_POOL_MAX_SIZE=0 CELERY_DB_REUSE_MAX=100 \
+      $BIN/celery -A okeysite worker -l warning --concurrency "${WORKER_CONCURRENCY:-2}"
+    start beat env DB_POOL_MAX_SIZE=0 $BIN/celery -A okeysite beat -l warning --schedule "$DIR/celerybeat-schedule"
     wait_http http://127.0.0.1:8101/accounts/login/
     wait_http http://127.0.0.1:8102/accounts/login/
     echo "scaled: http://127.0.0.1:8101,http://127.0.0.1:8102  (DATABASE_URL=$DATABASE_URL REDIS_URL=$REDIS_URL)"
@@ -61,6 +62,8 @@ case "${1:-}" in
       [ -e "$pidfile" ] || continue
       pid=$(cat "$pidfile")
       kill -- "-$pid" 2>/dev/null || kill "$pid" 2>/dev/null || true
+      for _ in $(seq 1 20); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+      kill -9 -- "-$pid" 2>/dev/null || true
       rm -f "$pidfile"
     done
     ;;

@@ -10,6 +10,7 @@ import json
 import time
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils.translation import gettext as _
@@ -29,9 +30,24 @@ def in_db_thread(func):
 # Token bucket per connection: a burst of 12 messages, refilled at 4 a second.
 RATE_BURST = 12
 RATE_PER_SECOND = 4.0
+# A refresh published this long before the socket last read the state is skipped (see game_refresh).
+REFRESH_CLOCK_MARGIN = 0.05
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch without its ``close_old_connections`` before every message.
+
+        That call hops to Channels' one shared sync thread for each frame a socket receives (four
+        or five per move in every server process), queueing behind whatever that thread is doing.
+        Every database call of this consumer runs through ``database_sync_to_async``, which closes
+        old connections in its own thread before and after, so the hop bought nothing here.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def connect(self) -> None:
         events.remember_server_loop()
         self.user = self.scope.get("user")
@@ -40,6 +56,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.seated = False
         # (hand id, move) of the last frame sent to this client: older frames are not sent.
         self.delivered: tuple[int, int] | None = None
+        self.shown_pre_game = False
+        self.state_read_at = 0.0  # time.time() when the last state sent was read
         self.tokens = float(RATE_BURST)
         self.refilled = time.monotonic()
         if self.user is None or not self.user.is_authenticated:
@@ -51,14 +69,16 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         for group in (events.watch_group(self.table_id), events.user_group(self.table_id, self.user.id),
                       f"table-{self.table_id}", f"user-{self.user.id}"):
-            await self.channel_layer.group_add(group, self.channel_name)
+            async with events.layer_gate():
+                await self.channel_layer.group_add(group, self.channel_name)
             self.groups_joined.append(group)
         await self.accept()
         await self.send_state()
 
     async def disconnect(self, code: int) -> None:
         for group in getattr(self, "groups_joined", []):
-            await self.channel_layer.group_discard(group, self.channel_name)
+            async with events.layer_gate():
+                await self.channel_layer.group_discard(group, self.channel_name)
 
     # -- from the client -------------------------------------------------------------------------
 
@@ -126,7 +146,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "error", "code": code, "message": message})
 
     async def send_state(self) -> None:
-        frame, seated = await in_db_thread(state_frame_for)(self.user, self.table_id)
+        # A client that was shown the table before its hand began has seen none of the hand's events.
+        after = self.delivered if self.delivered is not None else ((None, 0) if self.shown_pre_game else None)
+        self.state_read_at = time.time()
+        frame, seated = await in_db_thread(state_frame_for)(self.user, self.table_id, after=after)
+        self.shown_pre_game = self.shown_pre_game or not frame.get("hand")
         self.seated = seated
         if frame.get("hand"):
             self.delivered = (frame["hand"]["id"], frame["move"])
@@ -167,6 +191,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         return frame
 
     async def game_refresh(self, message: dict[str, Any]) -> None:
+        # Already read after this refresh was published (a margin for clocks of other servers).
+        published = message.get("at")
+        if isinstance(published, int | float) and published < self.state_read_at - REFRESH_CLOCK_MARGIN:
+            return
         await self.send_state()
 
     async def seat_changed(self, message: dict[str, Any]) -> None:
@@ -211,16 +239,26 @@ def table_access(user, table_id: int, *, table=None) -> int | None:
     return None
 
 
-def state_frame_for(user, table_id: int) -> tuple[dict[str, Any], bool]:
+def state_frame_for(user, table_id: int, *, after: tuple[int | None, int] | None = None) -> tuple[dict[str, Any], bool]:
+    """The full state for this user; ``after`` = (hand id, move) the client already has (hand id
+    None: it saw the table before any hand): the frame then carries the events since, as frames
+    still on their way will be dropped as older."""
+    from salons.models import Seat
+
+    # Seated (the second value): this socket gets its own frames, so it ignores the watchers' ones.
+    # A player sitting at the table counts before the match starts too: the first frames of a match
+    # (private and public, sent at once) may reach the socket in either order.
+    sits = Seat.objects.filter(table_id=table_id, user_id=user.id).exists()
     match = selectors.current_match(table_id)
     if match is None:
         return {"type": "state", "match": None, "hand": None, "players": [], "events": [],
-                "table": pre_game_info(table_id, user)}, False
+                "table": pre_game_info(table_id, user)}, sits
     seat = selectors.seat_of(match, user)
     hand = selectors.latest_hand(match)
-    frame = selectors.table_frame(match=match, hand=hand, seat=seat)
+    since = (after[1] if after is not None and hand is not None and after[0] in (hand.id, None) else None)
+    frame = selectors.table_frame(match=match, hand=hand, seat=seat, since=since)
     frame["table"] = pre_game_info(table_id, user)
-    return frame, seat is not None and match.status == match.Status.RUNNING
+    return frame, (seat is not None and match.status == match.Status.RUNNING) or sits
 
 
 def pre_game_info(table_id: int, user) -> dict[str, Any]:

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import threading
+import time
 from typing import Any
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from games import selectors
 from games.engine import hand as engine_hand
@@ -40,6 +42,22 @@ _server_thread: int | None = None
 # the later frame on with the events its client has not seen and drops the earlier one
 # (TableConsumer.fresh), so every client still sees every move once and in order.
 EVENT_OVERLAP = 4
+
+# Channel-layer calls in flight per server process (publishing, sockets joining and leaving groups):
+# a burst (a thousand sockets closing at once) waits its turn rather than exhausting Redis's pool.
+LAYER_CONCURRENCY = 64
+_gates: dict[asyncio.AbstractEventLoop, asyncio.Semaphore] = {}
+
+
+def layer_gate() -> asyncio.Semaphore:
+    loop = asyncio.get_running_loop()
+    gate = _gates.get(loop)
+    if gate is None:
+        for old in [known for known in _gates if known.is_closed()]:
+            del _gates[old]
+        gate = _gates[loop] = asyncio.Semaphore(LAYER_CONCURRENCY)
+    return gate
+
 
 # Per table, the last batch of sends handed to the server loop: the next waits for it, so one
 # table's frames leave in the order they were published while other tables' go out alongside.
@@ -72,8 +90,39 @@ def _send_many(messages: list[tuple[str, dict]], *, key: Any) -> None:
         loop.call_soon_threadsafe(_chain, layer, key, messages)
     elif loop is not None and loop.is_running():
         _chain(layer, key, messages)
-    else:
+    elif _caller_loop_stopped():
+        # A database thread of a server that is shutting down: async_to_sync would wait forever for
+        # the stopped loop (and keep the process from exiting). Its sockets are closing anyway.
+        log.warning("server loop stopped; %d frames not published", len(messages))
+    elif isinstance(layer, InMemoryChannelLayer):
         async_to_sync(_send_all)(layer, messages)
+    else:
+        # A Celery worker or a command: one long-lived loop per process keeps its Redis connections
+        # (async_to_sync would build a new loop, and new connections, for every publish).
+        asyncio.run_coroutine_threadsafe(_send_all(layer, messages), _publisher_loop()).result(timeout=30)
+
+
+def _caller_loop_stopped() -> bool:
+    """True in a sync_to_async thread whose event loop is no longer running."""
+    from asgiref.sync import SyncToAsync
+
+    loop = SyncToAsync.threadlocal.__dict__.get("main_event_loop")
+    return loop is not None and not loop.is_running()
+
+
+_publisher: tuple[int, asyncio.AbstractEventLoop] | None = None
+_publisher_lock = threading.Lock()
+
+
+def _publisher_loop() -> asyncio.AbstractEventLoop:
+    global _publisher
+    with _publisher_lock:
+        # Per process: a prefork worker child inherits the object but not the thread running it.
+        if _publisher is None or _publisher[0] != os.getpid():
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="okey-publisher", daemon=True).start()
+            _publisher = (os.getpid(), loop)
+        return _publisher[1]
 
 
 def _chain(layer, key: Any, messages: list[tuple[str, dict]]) -> None:
@@ -84,14 +133,20 @@ def _chain(layer, key: Any, messages: list[tuple[str, dict]]) -> None:
 
 
 async def _send_after(previous: asyncio.Task | None, layer, messages: list[tuple[str, dict]]) -> None:
-    if previous is not None and not previous.done():
+    # (A task left pending by another, closed loop — a test's — says nothing about this one.)
+    if previous is not None and not previous.done() and previous.get_loop() is asyncio.get_running_loop():
         await asyncio.wait([previous])
     await _send_all(layer, messages)
 
 
 async def _send_all(layer, messages: list[tuple[str, dict]]) -> None:
-    results = await asyncio.gather(*(layer.group_send(group, message) for group, message in messages),
-                                   return_exceptions=True)
+    gate = layer_gate()
+
+    async def send(group: str, message: dict) -> None:
+        async with gate:
+            await layer.group_send(group, message)
+
+    results = await asyncio.gather(*(send(group, message) for group, message in messages), return_exceptions=True)
     for (group, _message), result in zip(messages, results, strict=True):
         if isinstance(result, BaseException):
             log.error("publishing to %s failed: %r", group, result)
@@ -118,9 +173,14 @@ def publish_hand(hand_id: int, *, since: int) -> None:
 
 
 def publish_match_abandoned(table_id: int, reason: str) -> None:
-    _send(watch_group(table_id), {"type": "game.refresh", "reason": reason}, key=table_id)
+    _send(watch_group(table_id), {"type": "game.refresh", "reason": reason, "at": time.time()}, key=table_id)
 
 
 def publish_table_lobby(table_id: int) -> None:
-    """Ready marks changed: every client of the table refreshes its pre-game view."""
-    _send(watch_group(table_id), {"type": "game.refresh", "reason": "ready"}, key=table_id)
+    """Ready marks changed: every client of the table refreshes its pre-game view.
+
+    ``at``: when this was published (after the commit). A socket that has read the state since
+    skips it (TableConsumer.game_refresh): four players getting ready one after another would
+    otherwise make each of the four sockets read the whole state four times as the match starts.
+    """
+    _send(watch_group(table_id), {"type": "game.refresh", "reason": "ready", "at": time.time()}, key=table_id)

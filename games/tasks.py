@@ -18,6 +18,10 @@ SWEEP_GRACE_SECONDS = 2
 
 @shared_task(name="games.turn_deadline", ignore_result=True)
 def turn_deadline(hand_id: int, move: int) -> bool:
+    # Nearly every deadline finds its turn already played: one indexed read says so, rather than a
+    # locked transaction that loads the whole hand.
+    if not Hand.objects.filter(pk=hand_id, move=move, status=Hand.Status.PLAYING).exists():
+        return False
     return services.resolve_timeout(hand_id=hand_id, move=move)
 
 

@@ -84,23 +84,37 @@ TEMPLATES = [
     },
 ]
 
-# Persistent connections: without them every socket message that touches the database (each move)
-# opens and closes a PostgreSQL connection, a new server process each time. Each server thread
-# keeps one for up to DB_CONN_MAX_AGE seconds (0 = close after every request, as Django's default).
-# DB_CONN_HEALTH_CHECKS=1 pings a reused connection first: one more round trip per request.
+# PostgreSQL connections come from a pool (psycopg_pool, one per process): without one every socket
+# message that touches the database (each move) and every page opens a new PostgreSQL connection,
+# a server process each time. Django's persistent connections (CONN_MAX_AGE) are no substitute
+# under ASGI: each request runs in a thread of its own, so a kept connection is never reused and
+# the server soon runs out of connections. DB_POOL_MAX_SIZE per process (0 = no pool). The pool
+# opens connections on demand (min_size 0): Celery's prefork workers close the pool around every
+# task, so there a pool that pre-opened connections would open several per task.
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-        conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
-        conn_health_checks=env_bool("DB_CONN_HEALTH_CHECKS", False),
+        conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "0")),
     )
 }
+DB_POOL_MAX_SIZE = int(os.environ.get("DB_POOL_MAX_SIZE", "8"))
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and DB_POOL_MAX_SIZE > 0:
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 0, "max_size": DB_POOL_MAX_SIZE, "timeout": 20,
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several writers (web, in-process worker) share one file: wait for the lock instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
     # Take the write lock when a transaction starts: two racing moves then queue up and the second
     # sees the first's move number (as SELECT ... FOR UPDATE does on PostgreSQL) instead of failing.
     DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
+    # Write-ahead log: a commit appends to the log instead of rewriting and syncing a rollback
+    # journal, and readers (page views, frames) no longer wait for the writer. Every move commits,
+    # so this sets how many moves a second the embedded site can take. SQLITE_WAL=0 to keep the
+    # rollback journal (a database file switched to WAL stays in WAL).
+    if env_bool("SQLITE_WAL", True):
+        DATABASES["default"]["OPTIONS"]["init_command"] = "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
     # Tests use a file too: an in-memory database shared between threads locks whole tables and
     # ignores the busy timeout, which is not how the site behaves.
     DATABASES["default"]["TEST"] = {"NAME": os.environ.get("TEST_SQLITE_PATH", str(BASE_DIR / "test-db.sqlite3"))}
@@ -145,7 +159,11 @@ if REDIS_URL:
             "CONFIG": {
                 # redis-py 8 reads with a 5 s socket timeout by default, the same as channels_redis's
                 # blocking pop: an idle socket would then die with a read timeout. Give it room.
-                "hosts": [{"address": REDIS_URL, "socket_timeout": 30, "socket_connect_timeout": 5}], "prefix": os.environ.get("CHANNELS_PREFIX", "okey")},
+                # max_connections: redis-py's pool refuses (it does not wait) past its limit of 100,
+                # and one server process runs many layer calls at once; games/events.py bounds its own.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 30, "socket_connect_timeout": 5,
+                           "max_connections": int(os.environ.get("CHANNELS_REDIS_MAX_CONNECTIONS", "400"))}],
+                "prefix": os.environ.get("CHANNELS_PREFIX", "okey")},
         }
     }
     CACHES = {
@@ -167,6 +185,10 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_INPROCESS_WORKER = env_bool("CELERY_INPROCESS_WORKER", not REDIS_URL)
+# Celery closes the database connection before and after every task unless told to keep it for
+# this many tasks (set it for worker processes, with DB_POOL_MAX_SIZE=0: see Procfile).
+if os.environ.get("CELERY_DB_REUSE_MAX"):
+    CELERY_DB_REUSE_MAX = int(os.environ["CELERY_DB_REUSE_MAX"])
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
