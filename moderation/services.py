@@ -658,7 +658,9 @@ def _enforce(sanction: Sanction) -> None:
         transaction.on_commit(lambda: _hand_over_games(user.pk))
     elif sanction.kind == Sanction.Kind.SALON_BAN:
         rooms = Room.objects.filter(salon_id=sanction.salon_id)
-        room_ids, table_ids = _sockets_in(user, rooms)
+        room_ids, _seated_tables = _sockets_in(user, rooms)
+        # Every table of the salon, not only where they sit: a watcher's table socket closes too.
+        table_ids = list(Table.objects.filter(room__in=rooms, room__status=Room.Status.OPEN).values_list("pk", flat=True))
         salon_services.release_seats(user=user, salon=sanction.salon)
         _kick_from(user, rooms=room_ids, tables=table_ids)
     elif sanction.kind == Sanction.Kind.ROOM_REMOVAL:

@@ -107,6 +107,22 @@ async def test_a_salon_ban_closes_the_sockets_in_that_salon():
         await communicator.disconnect()
 
 
+async def test_a_salon_ban_also_closes_a_watchers_table_socket():
+    world = await sync_to_async(build_world)()
+    cookie = await sync_to_async(cookie_for)(world.troll)
+    # Only watching: no seat and no room socket.
+    table_socket = await open_socket(f"/ws/tables/{world.table.pk}/", cookie)
+    await frame_of(table_socket, "state", timeout=5)
+
+    await sync_to_async(services.apply_sanction)(
+        actor=world.moderator, user=world.troll, kind="salon_ban", reason="Tartışma", duration=timedelta(days=1),
+        salon=world.salon,
+    )
+
+    assert await closed_with(table_socket) == 4403
+    await table_socket.disconnect()
+
+
 async def test_a_held_line_tells_its_sender_on_the_room_socket():
     world = await sync_to_async(build_world)()
     cookie = await sync_to_async(cookie_for)(world.troll)
