@@ -91,13 +91,15 @@ TEMPLATES = [
 # the server soon runs out of connections. DB_POOL_MAX_SIZE per process (0 = no pool). The pool
 # opens connections on demand (min_size 0): Celery's prefork workers close the pool around every
 # task, so there a pool that pre-opened connections would open several per task.
+# Off unless asked for (the web processes of Procfile, compose.yaml and bench/serve.sh ask for 8):
+# the test run's many short-lived server and worker threads would each hold a pooled connection.
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
         conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "0")),
     )
 }
-DB_POOL_MAX_SIZE = int(os.environ.get("DB_POOL_MAX_SIZE", "8"))
+DB_POOL_MAX_SIZE = int(os.environ.get("DB_POOL_MAX_SIZE", "0"))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and DB_POOL_MAX_SIZE > 0:
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
