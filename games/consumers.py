@@ -277,6 +277,16 @@ def pre_game_info(table_id: int, user) -> dict[str, Any]:
             "seats": seats}
 
 
+def salon_service(call, **kwargs: Any) -> Any:
+    """Run a salon service for this socket; its refusal becomes the client's error frame."""
+    from salons import services as salon_services
+
+    try:
+        return call(**kwargs)
+    except salon_services.ServiceError as error:
+        raise SalonRefused(error.code, str(error)) from None
+
+
 def post_table_chat(user, table_id: int, text: Any) -> None:
     from salons import services as salon_services
     from salons.models import Table
@@ -284,10 +294,7 @@ def post_table_chat(user, table_id: int, text: Any) -> None:
     if not isinstance(text, str):
         raise SalonRefused("bad_message", _("Mesaj metni eksik."))
     table = Table.objects.select_related("room").get(pk=table_id)
-    try:
-        message = salon_services.post_chat_message(user=user, room=table.room, table=table, text=text)
-    except salon_services.ServiceError as error:
-        raise SalonRefused(error.code, str(error)) from None
+    message = salon_service(salon_services.post_chat_message, user=user, room=table.room, table=table, text=text)
     if not message.visible:  # held by the chat filter until a moderator approves it
         raise SalonRefused("chat_held", _("Mesajınız salon sorumlusunun onayını bekliyor; onaylanınca herkes görecek."))
 
@@ -298,19 +305,11 @@ def take_table_seat(user, table_id: int, position: Any) -> None:
 
     if not isinstance(position, int) or isinstance(position, bool):
         raise SalonRefused("bad_argument", _("Geçersiz sandalye."))
-    table = Table.objects.get(pk=table_id)
-    try:
-        salon_services.take_seat(user=user, table=table, position=position)
-    except salon_services.ServiceError as error:
-        raise SalonRefused(error.code, str(error)) from None
+    salon_service(salon_services.take_seat, user=user, table=Table.objects.get(pk=table_id), position=position)
 
 
 def leave_table_seat(user, table_id: int) -> None:
     from salons import services as salon_services
     from salons.models import Table
 
-    table = Table.objects.get(pk=table_id)
-    try:
-        salon_services.leave_seat(user=user, table=table)
-    except salon_services.ServiceError as error:
-        raise SalonRefused(error.code, str(error)) from None
+    salon_service(salon_services.leave_seat, user=user, table=Table.objects.get(pk=table_id))

@@ -602,29 +602,28 @@ def _baseline_rack(view: dict[str, Any]) -> tuple[list[Tile], Tile, RuleSet, boo
     return rack, parse_tile(view["okey"]), RuleSet.from_dict(view["rules"]), view["seat"] in view["declared_pairs"]
 
 
-def random_discard_move(view: dict[str, Any], *, rng: random.Random | None = None, **_: Any) -> Message:
-    """Baseline: draw from the pile, finish when possible, else discard any tile at random."""
+def _baseline_move(view: dict[str, Any], pick_discard: Callable[[list[Tile], Tile, RuleSet, bool], Tile]) -> Message:
+    """What both baselines share: draw from the pile, finish when possible, else discard their pick."""
     rack, okey, rules, pairs_only = _baseline_rack(view)
     if view["phase"] == PHASE_DRAW:
         return {"type": "draw", "source": "pile"}
     found = best_finish(rack, okey, rules, pairs_only=pairs_only)
     if found is not None and found.discard is not None:
         return {"type": "finish", "tile": format_tile(found.discard)}
-    return {"type": "discard", "tile": format_tile((rng or random.Random(0)).choice(rack))}
+    return {"type": "discard", "tile": format_tile(pick_discard(rack, okey, rules, pairs_only))}
+
+
+def random_discard_move(view: dict[str, Any], *, rng: random.Random | None = None, **_: Any) -> Message:
+    """Baseline: draw from the pile, finish when possible, else discard any tile at random."""
+    chooser = rng or random.Random(0)
+    return _baseline_move(view, lambda rack, okey, rules, pairs_only: chooser.choice(rack))
 
 
 def greedy_discard_move(view: dict[str, Any], **_: Any) -> Message:
     """Baseline: draw from the pile, finish when possible, else throw the least connected tile."""
-    rack, okey, rules, pairs_only = _baseline_rack(view)
-    if view["phase"] == PHASE_DRAW:
-        return {"type": "draw", "source": "pile"}
-    found = best_finish(rack, okey, rules, pairs_only=pairs_only)
-    if found is not None and found.discard is not None:
-        return {"type": "finish", "tile": format_tile(found.discard)}
-    return {"type": "discard", "tile": format_tile(choose_discard(rack, okey, rules, pairs_only=pairs_only))}
-
-
-# -- driving a hand ----------------------------------------------------------------------------------
+    return _baseline_move(
+        view, lambda rack, okey, rules, pairs_only: choose_discard(rack, okey, rules, pairs_only=pairs_only)
+    )
 
 
 def apply_move(state: HandState, seat: int, message: Message) -> HandState:

@@ -136,7 +136,8 @@ def _playwright() -> Iterator[Any]:
 @pytest.fixture(scope="module")
 def browser(_playwright: Any) -> Iterator[Any]:
     if not os.path.exists(CHROMIUM):
-        pytest.skip(f"Chromium not found at {CHROMIUM} (apt-get install -y chromium)")
+        # A missing browser is a broken set-up, never a reason to pass: `make test` installs it.
+        pytest.fail(f"Chromium not found at {CHROMIUM} (apt-get install -y chromium)", pytrace=False)
     from playwright.sync_api import expect
 
     expect.set_options(timeout=EXPECT_TIMEOUT_MS)
