@@ -155,16 +155,16 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
 if REDIS_URL:
+    # Redis publish/subscribe: a group send is one PUBLISH, and each server process gets it once
+    # and hands it to its own sockets. (The list-based RedisChannelLayer pops every message per
+    # socket and, worse, silently drops messages once a process's backlog passes its capacity of
+    # 100: under load, players missed the frame saying it was their turn and waited for the clock.)
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
-                # redis-py 8 reads with a 5 s socket timeout by default, the same as channels_redis's
-                # blocking pop: an idle socket would then die with a read timeout. Give it room.
-                # max_connections: redis-py's pool refuses (it does not wait) past its limit of 100,
-                # and one server process runs many layer calls at once; games/events.py bounds its own.
-                "hosts": [{"address": REDIS_URL, "socket_timeout": 30, "socket_connect_timeout": 5,
-                           "max_connections": int(os.environ.get("CHANNELS_REDIS_MAX_CONNECTIONS", "400"))}],
+                # redis-py 8 reads with a 5 s socket timeout by default: give slow moments room.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 30, "socket_connect_timeout": 5}],
                 "prefix": os.environ.get("CHANNELS_PREFIX", "okey")},
         }
     }
