@@ -35,7 +35,7 @@ def start_when_apps_ready() -> None:
 
 
 def start_inprocess_worker() -> None:
-    """Embedded mode: a Celery worker thread on the in-memory broker, plus a beat-like sweep thread,
+    """Embedded mode: a Celery worker thread on the in-memory broker, plus a beat-like thread (turn clock, sweep),
     so turn deadlines work with no Redis and no extra process (DESIGN.md, "Services and defaults")."""
     from celery.contrib.testing.worker import start_worker
 
@@ -50,14 +50,19 @@ def start_inprocess_worker() -> None:
     # Keep the context manager alive: once garbage-collected, its generator closes and stops the worker.
     _running.append(worker)
 
-    def sweep_forever() -> None:
-        from games.tasks import sweep
+    def beat_forever() -> None:
+        """What celery beat does on a real deployment: the turn clock every tick, the sweep every 10 s."""
+        from games.tasks import sweep, turn_clock
 
         stop = threading.Event()
-        while not stop.wait(10):
+        ticks = 0
+        while not stop.wait(settings.TURN_CLOCK_SECONDS):
+            ticks += 1
             try:
-                sweep.delay()
-            except Exception:  # the sweep must never take the site down; the next tick retries
+                turn_clock.delay()
+                if ticks % max(1, round(10 / settings.TURN_CLOCK_SECONDS)) == 0:
+                    sweep.delay()
+            except Exception:  # the clock must never take the site down; the next tick retries
                 pass
 
-    threading.Thread(target=sweep_forever, name="okey-sweep", daemon=True).start()
+    threading.Thread(target=beat_forever, name="okey-beat", daemon=True).start()

@@ -67,13 +67,32 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if access is not None:
             await self.close(code=access)
             return
+        # Every group before the first read of the state, so nothing published meanwhile is missed;
+        # a seated player then leaves the watchers' group (send_state).
         for group in (events.watch_group(self.table_id), events.user_group(self.table_id, self.user.id),
-                      f"table-{self.table_id}", f"user-{self.user.id}"):
+                      events.table_group(self.table_id), f"user-{self.user.id}"):
+            await self.join(group)
+        await self.accept()
+        await self.send_state()
+
+    async def join(self, group: str) -> None:
+        if group not in self.groups_joined:
             async with events.layer_gate():
                 await self.channel_layer.group_add(group, self.channel_name)
             self.groups_joined.append(group)
-        await self.accept()
-        await self.send_state()
+
+    async def leave(self, group: str) -> None:
+        if group in self.groups_joined:
+            self.groups_joined.remove(group)
+            async with events.layer_gate():
+                await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def sit_out(self, seated: bool) -> None:
+        """A seated player gets their own frames (their user group) and never the watchers': out of
+        that group, the server does not deliver and drop four public frames a move."""
+        self.seated = seated
+        watch = events.watch_group(self.table_id)
+        await (self.leave(watch) if seated else self.join(watch))
 
     async def disconnect(self, code: int) -> None:
         for group in getattr(self, "groups_joined", []):
@@ -148,22 +167,25 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def send_state(self) -> None:
         # A client that was shown the table before its hand began has seen none of the hand's events.
         after = self.delivered if self.delivered is not None else ((None, 0) if self.shown_pre_game else None)
+        # In the watchers' group before reading, in case this socket no longer sits: what is published
+        # between the read and a late join would be missed.
+        await self.join(events.watch_group(self.table_id))
         self.state_read_at = time.time()
         frame, seated = await in_db_thread(state_frame_for)(self.user, self.table_id, after=after)
         self.shown_pre_game = self.shown_pre_game or not frame.get("hand")
-        self.seated = seated
         if frame.get("hand"):
             self.delivered = (frame["hand"]["id"], frame["move"])
         await self.send_json(frame)
+        await self.sit_out(seated)
 
     # -- from the channel layer ----------------------------------------------------------------------
 
     async def game_frame(self, message: dict[str, Any]) -> None:
         if message.get("public"):
             if self.seated:
-                return
-        else:
-            self.seated = True
+                return  # sent before this socket left the watchers' group
+        elif not self.seated:
+            await self.sit_out(True)
         frame = self.fresh(message["frame"])
         if frame is not None:
             await self.send_json(frame)

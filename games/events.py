@@ -11,6 +11,7 @@ import logging
 import os
 import threading
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -19,7 +20,7 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from games import selectors
 from games.engine import hand as engine_hand
 from games.engine import match as engine_match
-from games.models import Hand
+from games.models import Hand, Match, MatchPlayer
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +31,13 @@ def user_group(table_id: int, user_id: int) -> str:
 
 def watch_group(table_id: int) -> str:
     return f"table-{table_id}-watch"
+
+
+def table_group(table_id: int) -> str:
+    """Every socket of the table page, players and watchers (salons.events sends seats and chat)."""
+    from salons.events import table_group as group
+
+    return group(table_id)
 
 
 # The event loop serving the sockets. A publish from a thread that loop does not know (the
@@ -152,16 +160,31 @@ async def _send_all(layer, messages: list[tuple[str, dict]]) -> None:
             log.error("publishing to %s failed: %r", group, result)
 
 
-def publish_hand(hand_id: int, *, since: int) -> None:
-    hand = Hand.objects.select_related("match").filter(pk=hand_id).first()
-    if hand is None:
-        return
-    match = hand.match
-    players, seats = selectors.players_and_seats(match)
+@dataclass(frozen=True)
+class Snapshot:
+    """What a move's transaction wrote, kept to publish from after commit (no reading it back)."""
+
+    match: Match
+    hand: Hand
+    hand_state: engine_hand.HandState
+    players: list[MatchPlayer]  # by seat, with their users
+
+
+def publish_hand(hand_id: int, *, since: int, snapshot: Snapshot | None = None) -> None:
+    """Send every seat its own frame of the hand and the watchers theirs (after commit)."""
+    if snapshot is not None:
+        match, hand, hand_state = snapshot.match, snapshot.hand, snapshot.hand_state
+        players, seats = selectors.public_players(snapshot.players)
+    else:
+        hand = Hand.objects.select_related("match").filter(pk=hand_id).first()
+        if hand is None:
+            return
+        match = hand.match
+        hand_state = engine_hand.HandState.from_dict(hand.state)
+        players, seats = selectors.players_and_seats(match)
     table_id = match.table_id
     # Parsed once for the five frames of this move (four seats and the watchers).
-    parsed = {"match_state": engine_match.MatchState.from_dict(match.state),
-              "hand_state": engine_hand.HandState.from_dict(hand.state)}
+    parsed = {"match_state": engine_match.MatchState.from_dict(match.state), "hand_state": hand_state}
     since = max(0, since - EVENT_OVERLAP)
     messages = []
     for seat, user_id in seats.items():
@@ -173,7 +196,7 @@ def publish_hand(hand_id: int, *, since: int) -> None:
 
 
 def publish_match_abandoned(table_id: int, reason: str) -> None:
-    _send(watch_group(table_id), {"type": "game.refresh", "reason": reason, "at": time.time()}, key=table_id)
+    _send(table_group(table_id), {"type": "game.refresh", "reason": reason, "at": time.time()}, key=table_id)
 
 
 def publish_table_lobby(table_id: int) -> None:
@@ -183,4 +206,4 @@ def publish_table_lobby(table_id: int) -> None:
     skips it (TableConsumer.game_refresh): four players getting ready one after another would
     otherwise make each of the four sockets read the whole state four times as the match starts.
     """
-    _send(watch_group(table_id), {"type": "game.refresh", "reason": "ready", "at": time.time()}, key=table_id)
+    _send(table_group(table_id), {"type": "game.refresh", "reason": "ready", "at": time.time()}, key=table_id)

@@ -33,14 +33,17 @@ def players_public(match: Match) -> list[dict[str, Any]]:
 
 def players_and_seats(match: Match) -> tuple[list[dict[str, Any]], dict[int, int]]:
     """``players_public`` and ``{seat: user id}`` (who gets which seat's frame) from one query."""
+    return public_players(match.players.order_by("seat").select_related("user"))
+
+
+def public_players(players) -> tuple[list[dict[str, Any]], dict[int, int]]:
+    """The public part of each ``MatchPlayer`` (with its user loaded), and ``{seat: user id}``."""
     public: list[dict[str, Any]] = []
     seats: dict[int, int] = {}
-    rows = match.players.order_by("seat").values_list(
-        "seat", "user_id", "user__username", "user__is_bot", "away", "score", "is_winner")
-    for seat, user_id, nickname, is_bot, away, score, winner in rows:
-        public.append({"seat": seat, "nickname": nickname, "bot": is_bot, "away": away, "score": score,
-                       "winner": winner})
-        seats[seat] = user_id
+    for player in players:
+        public.append({"seat": player.seat, "nickname": player.user.username, "bot": player.user.is_bot,
+                       "away": player.away, "score": player.score, "winner": player.is_winner})
+        seats[player.seat] = player.user_id
     return public, seats
 
 

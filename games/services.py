@@ -175,7 +175,8 @@ def play(*, user, table_id: int, action: str, move: Any, args: dict[str, Any] | 
     args = _clean_args(action, args or {})
     with transaction.atomic():
         hand = _lock_current_hand(table_id)
-        player = MatchPlayer.objects.select_for_update().filter(match_id=hand.match_id, user=user).first()
+        players = _lock_players(hand.match_id)
+        player = next((player for player in players.values() if player.user_id == user.id), None)
         if player is None:
             raise GameError("not_a_player", _("Bu masada oyuncu değilsiniz."))
         if move != hand.move:
@@ -187,8 +188,10 @@ def play(*, user, table_id: int, action: str, move: Any, args: dict[str, Any] | 
             raise engine_error(error) from None
         if player.timeouts_in_row or player.away:
             # Acting again brings an away player back.
+            player.timeouts_in_row, player.away = 0, False
             MatchPlayer.objects.filter(pk=player.pk).update(timeouts_in_row=0, away=False)
-        _save_move(hand=hand, state=state, new_state=new_state, seat=player.seat, user=user, auto=False)
+        _save_move(hand=hand, state=state, new_state=new_state, seat=player.seat, user=user, auto=False,
+                   players=players)
         return Outcome(hand_id=hand.id, move=hand.move)
 
 
@@ -211,33 +214,37 @@ def resolve_timeout(*, hand_id: int, move: int) -> bool:
     reached, so a duplicate or early task is harmless.
     """
     with transaction.atomic():
-        hand = Hand.objects.select_for_update().filter(pk=hand_id).first()
+        hand = Hand.objects.select_for_update(of=("self",)).select_related("match").filter(pk=hand_id).first()
         if hand is None or hand.status != Hand.Status.PLAYING or hand.move != move:
             return False
         if hand.deadline is None or hand.deadline > timezone.now():
             return False
         state = engine_hand.HandState.from_dict(hand.state)
         seat = state.turn
-        player = MatchPlayer.objects.select_for_update().select_related("user").get(match_id=hand.match_id, seat=seat)
+        players = _lock_players(hand.match_id)
+        player = players[seat]
         if player.user.is_bot or player.away:
             # Bots, and players marked away, are played by the bot: it may also finish the hand.
             new_state = bot_players.play_turn(state, seat)
         else:
             new_state, _events = auto_move(state, seat)
         if not player.user.is_bot:
-            timeouts = player.timeouts_in_row + 1
-            MatchPlayer.objects.filter(pk=player.pk).update(
-                timeouts_in_row=timeouts, away=player.away or timeouts >= AWAY_AFTER_TIMEOUTS
-            )
+            player.timeouts_in_row += 1
+            player.away = player.away or player.timeouts_in_row >= AWAY_AFTER_TIMEOUTS
+            MatchPlayer.objects.filter(pk=player.pk).update(timeouts_in_row=player.timeouts_in_row, away=player.away)
         # A bot's move is its own; a person's timed-out move is marked as played for them.
         bot = player.user.is_bot
         _save_move(hand=hand, state=state, new_state=new_state, seat=seat, user=player.user if bot else None,
-                   auto=not bot)
+                   auto=not bot, players=players)
         return True
 
 
-def _save_move(*, hand: Hand, state, new_state, seat: int | None, user, auto: bool) -> None:
-    """Write the new state and one Move row per engine move; start the next turn's clock."""
+def _save_move(*, hand: Hand, state, new_state, seat: int | None, user, auto: bool,
+               players: dict[int, MatchPlayer]) -> None:
+    """Write the new state and one Move row per engine move; start the next turn's clock.
+
+    ``players``: the match's players, locked, with their users (for the next turn's clock and, after
+    commit, the frames: a move is published from what it wrote, without reading it back)."""
     # One row per engine move, from the engine's own public event: what happened, with the tiles
     # everyone saw (a draw from the pile names none). Replays and deal checks read these rows.
     moves = [
@@ -257,17 +264,25 @@ def _save_move(*, hand: Hand, state, new_state, seat: int | None, user, auto: bo
         hand.finished_at = timezone.now()
         hand.deadline = None
     elif turn_changed:
-        hand.deadline = _deadline_for(match, new_state)
+        hand.deadline = _deadline_for(match, new_state, players=players)
     hand.save(update_fields=["state", "move", "turn_seat", "status", "finished_at", "deadline"])
     if new_state.is_over:
+        # Scores and the match change too: the frames are read back after commit.
         _record_hand(hand=hand, state=new_state)
-    _after_commit(hand=hand, since=state.move)
+        _after_commit(hand=hand, since=state.move)
+    else:
+        _after_commit(hand=hand, since=state.move,
+                      snapshot=events.Snapshot(match=match, hand=hand, hand_state=new_state,
+                                               players=[players[seat] for seat in sorted(players)]))
 
 
-def _deadline_for(match: Match, state) -> Any:
+def _deadline_for(match: Match, state, *, players: dict[int, MatchPlayer] | None = None) -> Any:
     """A person gets the room's turn time; a bot plays after a human-like pause; an away player's
     turn is played almost at once."""
-    player = MatchPlayer.objects.filter(match=match, seat=state.turn).values("away", "user__is_bot").first() or {}
+    if players is not None:
+        player = {"away": players[state.turn].away, "user__is_bot": players[state.turn].user.is_bot}
+    else:
+        player = MatchPlayer.objects.filter(match=match, seat=state.turn).values("away", "user__is_bot").first() or {}
     if player.get("user__is_bot"):
         seconds = bot_players.think_time()
     elif player.get("away"):
@@ -448,6 +463,12 @@ def _lock_table(table_id: Any) -> Table:
     return table
 
 
+def _lock_players(match_id: int) -> dict[int, MatchPlayer]:
+    """The match's players by seat, locked, with their users (one query)."""
+    rows = MatchPlayer.objects.select_for_update(of=("self",)).select_related("user").filter(match_id=match_id)
+    return {player.seat: player for player in rows}
+
+
 def _lock_current_hand(table_id: int) -> Hand:
     hand = (
         Hand.objects.select_for_update(of=("self",))
@@ -463,16 +484,17 @@ def _lock_current_hand(table_id: int) -> Hand:
     return hand
 
 
-def _after_commit(*, hand: Hand, since: int) -> None:
-    hand_id, move, deadline, over, match_id = hand.id, hand.move, hand.deadline, hand.status == Hand.Status.OVER, hand.match_id
+def _after_commit(*, hand: Hand, since: int, snapshot: events.Snapshot | None = None) -> None:
+    """After commit: publish the frames (from ``snapshot``, what the transaction wrote, when given)
+    and, when the hand is over, schedule the next deal. The turn clock needs nothing scheduled:
+    ``Hand.deadline`` is what ``tasks.turn_clock`` reads."""
+    hand_id, over, match_id = hand.id, hand.status == Hand.Status.OVER, hand.match_id
 
     def publish() -> None:
         from games import tasks
 
-        events.publish_hand(hand_id, since=since)
+        events.publish_hand(hand_id, since=since, snapshot=snapshot)
         if over:
             tasks.schedule_next_hand(match_id)
-        elif deadline is not None:
-            tasks.schedule_deadline(hand_id, move, deadline)
 
     transaction.on_commit(publish)

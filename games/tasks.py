@@ -1,6 +1,11 @@
 """Celery tasks of live play. Every task is idempotent: it names the hand (or match) and the move
-it was scheduled for, and does nothing if the game has moved on. ``sweep`` (celery beat) catches
-whatever a lost task left behind."""
+it was meant for, and does nothing if the game has moved on.
+
+Turn deadlines: ``turn_clock`` (celery beat, every ``settings.TURN_CLOCK_SECONDS``) plays every turn whose
+deadline has passed. One indexed query a tick, whatever the number of tables: a task per move (the
+first design) cost more CPU than the move itself at a few hundred tables, for turns that nearly
+always were played in time. A turn is played at most one tick after its clock runs out. ``sweep``
+(beat, every 10 s) deals hands whose task was lost and fills waiting tables with bots."""
 
 from __future__ import annotations
 
@@ -12,16 +17,28 @@ from django.utils import timezone
 from games import services
 from games.models import Hand, Match
 
-# A deadline this far in the past with no move means its task was lost.
+# A finished hand whose next deal is this much overdue lost its task: the sweep deals it.
 SWEEP_GRACE_SECONDS = 2
+# A tick plays this many overdue turns itself and hands the rest to other workers as turn_deadline.
+CLOCK_INLINE_TURNS = 8
+
+
+@shared_task(name="games.turn_clock", ignore_result=True)
+def turn_clock() -> int:
+    """Play every turn whose time has run out (bots' and away players' turns too: theirs are short)."""
+    due = list(Hand.objects.filter(status=Hand.Status.PLAYING, deadline__lte=timezone.now())
+               .order_by("deadline").values_list("id", "move"))
+    played = 0
+    for hand_id, move in due[:CLOCK_INLINE_TURNS]:
+        played += services.resolve_timeout(hand_id=hand_id, move=move)
+    for hand_id, move in due[CLOCK_INLINE_TURNS:]:
+        turn_deadline.delay(hand_id, move)
+    return played
 
 
 @shared_task(name="games.turn_deadline", ignore_result=True)
 def turn_deadline(hand_id: int, move: int) -> bool:
-    # Nearly every deadline finds its turn already played: one indexed read says so, rather than a
-    # locked transaction that loads the whole hand.
-    if not Hand.objects.filter(pk=hand_id, move=move, status=Hand.Status.PLAYING).exists():
-        return False
+    """One overdue turn (from a busy clock tick); nothing if it was played meanwhile."""
     return services.resolve_timeout(hand_id=hand_id, move=move)
 
 
@@ -32,14 +49,9 @@ def next_hand(match_id: int) -> bool:
 
 @shared_task(name="games.sweep", ignore_result=True)
 def sweep() -> int:
-    """Play overdue turns and deal overdue hands whose scheduled task never ran."""
+    """Deal overdue hands whose scheduled task never ran; fill waiting tables with bots."""
     now = timezone.now()
     done = 0
-    overdue = Hand.objects.filter(
-        status=Hand.Status.PLAYING, deadline__lt=now - timedelta(seconds=SWEEP_GRACE_SECONDS)
-    ).values_list("id", "move")
-    for hand_id, move in overdue:
-        done += services.resolve_timeout(hand_id=hand_id, move=move)
     pause = timedelta(seconds=services.NEXT_HAND_PAUSE_SECONDS + SWEEP_GRACE_SECONDS)
     waiting = Match.objects.filter(status=Match.Status.RUNNING).exclude(hands__status=Hand.Status.PLAYING)
     for match in waiting:
@@ -66,10 +78,6 @@ def fill_waiting_tables(now) -> int:
     due = [table_id for table_id, first, wait in candidates
            if first is not None and first <= now - timedelta(seconds=wait)]
     return sum(services.fill_with_bots(table_id=table_id) is not None for table_id in due)
-
-
-def schedule_deadline(hand_id: int, move: int, deadline) -> None:
-    turn_deadline.apply_async((hand_id, move), eta=deadline)
 
 
 def schedule_next_hand(match_id: int) -> None:

@@ -241,7 +241,11 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
 
+# Every this many seconds, turns whose deadline has passed are played (games/tasks.py, turn_clock):
+# a turn's clock is this precise.
+TURN_CLOCK_SECONDS = float(os.environ.get("TURN_CLOCK_SECONDS", "1.0"))
 CELERY_BEAT_SCHEDULE = {
+    "games-turn-clock": {"task": "games.turn_clock", "schedule": TURN_CLOCK_SECONDS},
     "games-sweep": {"task": "games.sweep", "schedule": 10.0},
     # Sanctions stop applying at their end time anyway; this marks them expired and logs it.
     "moderation-expire": {"task": "moderation.expire_sanctions", "schedule": 60.0},

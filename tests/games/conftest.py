@@ -75,7 +75,6 @@ def scheduled_tasks(request, monkeypatch):
     from games import tasks
 
     calls: list[tuple] = []
-    monkeypatch.setattr(tasks, "schedule_deadline", lambda *args: calls.append(("deadline", *args)))
     monkeypatch.setattr(tasks, "schedule_next_hand", lambda *args: calls.append(("next_hand", *args)))
     yield calls
 

@@ -93,6 +93,33 @@ async def test_players_get_only_their_own_rack_and_watchers_none():
         await socket.disconnect()
 
 
+async def test_seated_players_are_not_sent_the_watchers_frames_but_a_player_who_stands_up_is():
+    from channels.layers import get_channel_layer
+
+    from games.events import watch_group
+
+    table, users = await sync_to_async(make_table)()
+    watcher = await sync_to_async(make_user)()
+    sockets = [await connected(user, table.id) for user in users]
+    watch = await connected(watcher, table.id)
+    layer = get_channel_layer()
+    watching = layer.groups.get(watch_group(table.id), {})
+    # Only the watcher's socket is in the watchers' group: a move is not delivered to the players'
+    # sockets twice (their own frame and a public one to drop).
+    assert len(watching) == 1
+    # A player who stands up before the match becomes a watcher.
+    await sockets[0].send_json_to({"type": "leave"})
+    await drain(sockets[0])
+    assert len(layer.groups.get(watch_group(table.id), {})) == 2
+    # The ready marks of the others still reach everyone (they go to the whole table).
+    await sockets[1].send_json_to({"type": "ready"})
+    for socket in [*sockets[2:], watch]:
+        frames = await drain(socket)
+        assert any(f["type"] == "state" and f["table"]["seats"][1]["ready"] for f in frames)
+    for socket in [*sockets, watch]:
+        await socket.disconnect()
+
+
 async def test_a_move_reaches_every_screen_and_a_stale_one_gets_the_fresh_state():
     table, users = await sync_to_async(make_table)()
     match = await sync_to_async(services.start_match)(user=table.room.owner, table_id=table.id)

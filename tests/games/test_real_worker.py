@@ -64,7 +64,7 @@ async def test_a_hand_is_played_to_its_end_with_a_timeout_resolved_by_the_worker
         # 2. The next player lets the clock run out: the worker draws and discards for them.
         late = (starter + 1) % 4
         await sync_to_async(Hand.objects.filter(pk=hand.pk).update)(deadline=timezone.now() - timedelta(seconds=1))
-        await sync_to_async(tasks.schedule_deadline)(hand.id, 1, timezone.now())
+        await sync_to_async(tasks.turn_clock.delay)()  # beat's tick
         frames = [await state_at(socket, 2) for socket in sockets]
         assert all(frame["move"] == 3 for frame in frames)
         auto_moves = await sync_to_async(

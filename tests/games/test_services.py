@@ -149,6 +149,33 @@ def test_time_running_out_makes_the_server_play_and_a_late_task_does_nothing():
     assert hand.move == 1
 
 
+def test_the_turn_clock_plays_every_overdue_turn_and_nothing_else(monkeypatch):
+    from games import tasks
+
+    hands = []
+    for _ in range(4):
+        table, users = make_table()
+        hands.append(current_hand(start(table, users)))
+    in_time = hands.pop()
+    for hand in hands:
+        overdue(hand)
+    # A busy tick plays a few turns itself and hands the rest to other workers.
+    monkeypatch.setattr(tasks, "CLOCK_INLINE_TURNS", 1)
+    handed_over = []
+    monkeypatch.setattr(tasks.turn_deadline, "delay", lambda *args: handed_over.append(args))
+    assert tasks.turn_clock() == 1
+    assert len(handed_over) == 2
+    for args in handed_over:
+        assert tasks.turn_deadline(*args) is True
+    for hand in hands:
+        hand.refresh_from_db()
+        assert hand.move == 1 and Move.objects.get(hand=hand, number=1).auto
+    in_time.refresh_from_db()
+    assert in_time.move == 0 and in_time.deadline > timezone.now()
+    # The next tick finds nothing due: every clock was restarted for the next player.
+    assert tasks.turn_clock() == 0 and len(handed_over) == 2
+
+
 def test_three_timeouts_in_a_row_mark_a_player_away_until_they_act():
     table, users = make_table()
     match = start(table, users)
