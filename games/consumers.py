@@ -10,6 +10,8 @@ import json
 import time
 from typing import Any
 
+import orjson
+
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -47,6 +49,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+    @classmethod
+    async def encode_json(cls, content: Any) -> str:
+        # Four or five frames of ~2 KB a move per server: orjson encodes them several times faster.
+        return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS).decode()
 
     async def connect(self) -> None:
         events.remember_server_loop()

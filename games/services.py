@@ -175,7 +175,7 @@ def play(*, user, table_id: int, action: str, move: Any, args: dict[str, Any] | 
     args = _clean_args(action, args or {})
     with transaction.atomic():
         hand = _lock_current_hand(table_id)
-        players = _lock_players(hand.match_id)
+        players = _match_players(hand.match_id)
         player = next((player for player in players.values() if player.user_id == user.id), None)
         if player is None:
             raise GameError("not_a_player", _("Bu masada oyuncu değilsiniz."))
@@ -221,7 +221,7 @@ def resolve_timeout(*, hand_id: int, move: int) -> bool:
             return False
         state = engine_hand.HandState.from_dict(hand.state)
         seat = state.turn
-        players = _lock_players(hand.match_id)
+        players = _match_players(hand.match_id)
         player = players[seat]
         if player.user.is_bot or player.away:
             # Bots, and players marked away, are played by the bot: it may also finish the hand.
@@ -427,9 +427,10 @@ def hand_over_to_autoplay(*, user) -> int:
     affected = 0
     for player in MatchPlayer.objects.filter(user=user, match__status=Match.Status.RUNNING).select_related("match"):
         with transaction.atomic():
-            MatchPlayer.objects.filter(pk=player.pk).update(away=True, timeouts_in_row=AWAY_AFTER_TIMEOUTS)
+            # The hand's lock first: players change only under it (see _match_players).
             hand = (Hand.objects.select_for_update().filter(match_id=player.match_id, status=Hand.Status.PLAYING)
                     .order_by("-number").first())
+            MatchPlayer.objects.filter(pk=player.pk).update(away=True, timeouts_in_row=AWAY_AFTER_TIMEOUTS)
             if hand is not None and hand.turn_seat == player.seat:
                 hand.deadline = timezone.now() + timedelta(seconds=AWAY_TURN_SECONDS)
                 hand.save(update_fields=["deadline"])
@@ -463,9 +464,10 @@ def _lock_table(table_id: Any) -> Table:
     return table
 
 
-def _lock_players(match_id: int) -> dict[int, MatchPlayer]:
-    """The match's players by seat, locked, with their users (one query)."""
-    rows = MatchPlayer.objects.select_for_update(of=("self",)).select_related("user").filter(match_id=match_id)
+def _match_players(match_id: int) -> dict[int, MatchPlayer]:
+    """The match's players by seat, with their users (one query). Not locked: every change to them
+    during a hand is made under the lock of the hand (the caller holds it)."""
+    rows = MatchPlayer.objects.select_related("user").filter(match_id=match_id)
     return {player.seat: player for player in rows}
 
 

@@ -6,7 +6,7 @@ same object, so the rules shown to players can never drift from the rules played
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 COUNTDOWN = "countdown"
@@ -72,7 +72,8 @@ class RuleSet:
         return replace(self, **options)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        # Every field is a plain immutable value: no deep copy (asdict's) needed. Frames call this often.
+        return {field.name: getattr(self, field.name) for field in fields(self)}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RuleSet:
