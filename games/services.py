@@ -14,12 +14,12 @@ from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.services import change_chips, record_game_result
-from games import bot_players, events, ratings
+from games import bot_players, events, ratings, selectors
 from games.engine import fairness
 from games.engine import hand as engine_hand
 from games.engine import match as engine_match
@@ -190,7 +190,7 @@ def play(*, user, table_id: int, action: str, move: Any, args: dict[str, Any] | 
             # Acting again brings an away player back.
             player.timeouts_in_row, player.away = 0, False
             MatchPlayer.objects.filter(pk=player.pk).update(timeouts_in_row=0, away=False)
-        _save_move(hand=hand, state=state, new_state=new_state, seat=player.seat, user=user, auto=False,
+        _save_move(hand=hand, state=state, new_state=new_state, seat=player.seat, user_id=user.id, auto=False,
                    players=players)
         return Outcome(hand_id=hand.id, move=hand.move)
 
@@ -223,23 +223,23 @@ def resolve_timeout(*, hand_id: int, move: int) -> bool:
         seat = state.turn
         players = _match_players(hand.match_id)
         player = players[seat]
-        if player.user.is_bot or player.away:
+        bot = bool(player.bot)
+        if bot or player.away:
             # Bots, and players marked away, are played by the bot: it may also finish the hand.
             new_state = bot_players.play_turn(state, seat)
         else:
             new_state, _events = auto_move(state, seat)
-        if not player.user.is_bot:
+        if not bot:
             player.timeouts_in_row += 1
             player.away = player.away or player.timeouts_in_row >= AWAY_AFTER_TIMEOUTS
             MatchPlayer.objects.filter(pk=player.pk).update(timeouts_in_row=player.timeouts_in_row, away=player.away)
         # A bot's move is its own; a person's timed-out move is marked as played for them.
-        bot = player.user.is_bot
-        _save_move(hand=hand, state=state, new_state=new_state, seat=seat, user=player.user if bot else None,
+        _save_move(hand=hand, state=state, new_state=new_state, seat=seat, user_id=player.user_id if bot else None,
                    auto=not bot, players=players)
         return True
 
 
-def _save_move(*, hand: Hand, state, new_state, seat: int | None, user, auto: bool,
+def _save_move(*, hand: Hand, state, new_state, seat: int | None, user_id: int | None, auto: bool,
                players: dict[int, MatchPlayer]) -> None:
     """Write the new state and one Move row per engine move; start the next turn's clock.
 
@@ -248,7 +248,7 @@ def _save_move(*, hand: Hand, state, new_state, seat: int | None, user, auto: bo
     # One row per engine move, from the engine's own public event: what happened, with the tiles
     # everyone saw (a draw from the pile names none). Replays and deal checks read these rows.
     moves = [
-        Move(hand=hand, number=event["move"], seat=event.get("seat", seat), user=user, action=event["type"][:20],
+        Move(hand=hand, number=event["move"], seat=event.get("seat", seat), user_id=user_id, action=event["type"][:20],
              args={key: value for key, value in event.items() if key not in ("move", "type", "seat")}, auto=auto)
         for event in new_state.events
         if event.get("move", 0) > state.move
@@ -280,7 +280,7 @@ def _deadline_for(match: Match, state, *, players: dict[int, MatchPlayer] | None
     """A person gets the room's turn time; a bot plays after a human-like pause; an away player's
     turn is played almost at once."""
     if players is not None:
-        player = {"away": players[state.turn].away, "user__is_bot": players[state.turn].user.is_bot}
+        player = {"away": players[state.turn].away, "user__is_bot": bool(players[state.turn].bot)}
     else:
         player = MatchPlayer.objects.filter(match=match, seat=state.turn).values("away", "user__is_bot").first() or {}
     if player.get("user__is_bot"):
@@ -465,22 +465,22 @@ def _lock_table(table_id: Any) -> Table:
 
 
 def _match_players(match_id: int) -> dict[int, MatchPlayer]:
-    """The match's players by seat, with their users (one query). Not locked: every change to them
-    during a hand is made under the lock of the hand (the caller holds it)."""
-    rows = MatchPlayer.objects.select_related("user").filter(match_id=match_id)
-    return {player.seat: player for player in rows}
+    """The match's players by seat, with ``nickname`` and ``bot`` (one query). Not locked: every
+    change to them during a hand is made under the lock of the hand (the caller holds it)."""
+    return selectors.match_players(match_id)
 
 
 def _lock_current_hand(table_id: int) -> Hand:
-    hand = (
-        Hand.objects.select_for_update(of=("self",))
-        .select_related("match")
-        .filter(match__table_id=table_id, match__status=Match.Status.RUNNING)
-        .order_by("-number")
-        .first()
-    )
+    """The table's current hand, locked, with its match. Plain SQL, as in ``selectors.match_players``:
+    it runs for every move, and building it through the ORM cost more than running it."""
+    lock = " FOR UPDATE OF h" if connection.features.has_select_for_update_of else ""
+    hand = next(iter(Hand.objects.raw(
+        f"SELECT h.* FROM {Hand._meta.db_table} h JOIN {Match._meta.db_table} m ON m.id = h.match_id "
+        f"WHERE m.table_id = %s AND m.status = %s ORDER BY h.number DESC LIMIT 1{lock}",
+        [table_id, Match.Status.RUNNING])), None)
     if hand is None:
         raise GameError("no_game", _("Bu masada süren bir oyun yok."))
+    hand.match = next(iter(Match.objects.raw(f"SELECT * FROM {Match._meta.db_table} WHERE id = %s", [hand.match_id])))
     if hand.status != Hand.Status.PLAYING:
         raise GameError("hand_over", _("El bitti; yeni el birazdan dağıtılacak."), move=hand.move)
     return hand

@@ -93,29 +93,41 @@ async def test_players_get_only_their_own_rack_and_watchers_none():
         await socket.disconnect()
 
 
-async def test_seated_players_are_not_sent_the_watchers_frames_but_a_player_who_stands_up_is():
-    from channels.layers import get_channel_layer
+async def test_seated_players_are_not_sent_the_watchers_frames_but_a_player_who_stands_up_is(monkeypatch):
+    from games.consumers import TableConsumer
 
-    from games.events import watch_group
+    delivered: list[tuple[int, bool]] = []  # (user id, public) of every frame a socket was handed
+    original = TableConsumer.game_frame
 
+    async def recording(self, message):
+        delivered.append((self.user.id, bool(message.get("public"))))
+        await original(self, message)
+
+    monkeypatch.setattr(TableConsumer, "game_frame", recording)
     table, users = await sync_to_async(make_table)()
     watcher = await sync_to_async(make_user)()
     sockets = [await connected(user, table.id) for user in users]
     watch = await connected(watcher, table.id)
-    layer = get_channel_layer()
-    watching = layer.groups.get(watch_group(table.id), {})
-    # Only the watcher's socket is in the watchers' group: a move is not delivered to the players'
-    # sockets twice (their own frame and a public one to drop).
-    assert len(watching) == 1
-    # A player who stands up before the match becomes a watcher.
+    # A player who stands up before the match becomes a watcher; sitting again, a player.
     await sockets[0].send_json_to({"type": "leave"})
     await drain(sockets[0])
-    assert len(layer.groups.get(watch_group(table.id), {})) == 2
-    # The ready marks of the others still reach everyone (they go to the whole table).
-    await sockets[1].send_json_to({"type": "ready"})
-    for socket in [*sockets[2:], watch]:
+    await sockets[0].send_json_to({"type": "sit", "position": 0})
+    # Ready marks go to the whole table: every screen shows them.
+    for socket in sockets:
+        await socket.send_json_to({"type": "ready"})
+    for socket in [*sockets, watch]:
         frames = await drain(socket)
-        assert any(f["type"] == "state" and f["table"]["seats"][1]["ready"] for f in frames)
+        assert any(f["type"] == "state" and f.get("hand") for f in frames)
+    hand = await sync_to_async(lambda: Hand.objects.get(match__table=table))()
+    state = engine_hand.HandState.from_dict(hand.state)
+    delivered.clear()
+    await sockets[state.turn].send_json_to(
+        {"type": "discard", "move": 0, "tile": format_tile(state.racks[state.turn][0])})
+    for socket in [*sockets, watch]:
+        frame = await socket.receive_json_from(timeout=5)
+        assert frame["move"] == 1
+    # One move: each player's socket was handed its own frame only, the watcher the public one.
+    assert sorted(delivered) == sorted([(user.id, False) for user in users] + [(watcher.id, True)])
     for socket in [*sockets, watch]:
         await socket.disconnect()
 
