@@ -14,7 +14,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import connection, transaction
+from django.db import connection, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -253,7 +253,7 @@ def _save_move(*, hand: Hand, state, new_state, seat: int | None, user_id: int |
         for event in new_state.events
         if event.get("move", 0) > state.move
     ]
-    Move.objects.bulk_create(moves)
+    _insert_rows(moves)
     turn_changed = new_state.turn != state.turn
     hand.state = new_state.to_dict()
     hand.move = new_state.move
@@ -265,7 +265,7 @@ def _save_move(*, hand: Hand, state, new_state, seat: int | None, user_id: int |
         hand.deadline = None
     elif turn_changed:
         hand.deadline = _deadline_for(match, new_state, players=players)
-    hand.save(update_fields=["state", "move", "turn_seat", "status", "finished_at", "deadline"])
+    _update_row(hand, ("state", "move", "turn_seat", "status", "finished_at", "deadline"))
     if new_state.is_over:
         # Scores and the match change too: the frames are read back after commit.
         _record_hand(hand=hand, state=new_state)
@@ -462,6 +462,42 @@ def _lock_table(table_id: Any) -> Table:
     if table is None:
         raise GameError("no_table", _("Böyle bir masa yok."))
     return table
+
+
+# Every move writes one Hand row and inserts its Move rows. Django's save() and bulk_create() spend
+# more CPU compiling these statements than PostgreSQL spends running them, so the SQL is built once
+# per model and fields, and the values prepared by the fields themselves (as save() would).
+_statements: dict[tuple, str] = {}
+
+
+def _update_row(obj: models.Model, fields: tuple[str, ...]) -> None:
+    """``obj.save(update_fields=fields)`` for a model without signals or custom save()."""
+    meta = type(obj)._meta
+    key = ("update", connection.vendor, meta.label, fields)
+    if key not in _statements:
+        quote = connection.ops.quote_name
+        assignments = ", ".join(f"{quote(meta.get_field(name).column)} = %s" for name in fields)
+        _statements[key] = f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} = %s"
+    values = [meta.get_field(name).get_db_prep_save(getattr(obj, name), connection) for name in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(_statements[key], [*values, obj.pk])
+
+
+def _insert_rows(objs: list[models.Model]) -> None:
+    """``bulk_create(objs)`` for rows whose ids nobody reads back (the move log)."""
+    if not objs:
+        return
+    meta = type(objs[0])._meta
+    columns = [field for field in meta.concrete_fields if not field.primary_key]
+    key = ("insert", connection.vendor, meta.label, len(objs))
+    if key not in _statements:
+        quote = connection.ops.quote_name
+        row = "(" + ", ".join(["%s"] * len(columns)) + ")"
+        _statements[key] = (f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in columns)}) "
+                            f"VALUES {', '.join([row] * len(objs))}")
+    values = [field.get_db_prep_save(field.pre_save(obj, True), connection) for obj in objs for field in columns]
+    with connection.cursor() as cursor:
+        cursor.execute(_statements[key], values)
 
 
 def _match_players(match_id: int) -> dict[int, MatchPlayer]:

@@ -4,12 +4,14 @@ and every change is published to the right groups after commit."""
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
 import uuid
 from datetime import timedelta
 
 import pytest
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.utils import timezone
 
 from games.engine.rules import RuleSet
@@ -36,18 +38,45 @@ def seated(table: Table) -> dict[int, str | None]:
 class Listener:
     """A channel subscribed to groups, to check what services publish.
 
-    A plain (not process-local "!") channel name, so each receive may run on its own event loop —
-    with Redis, process-local channels keep a buffer bound to the loop that created them.
+    It lives on an event loop of its own, in a thread, for the whole test: with Redis publish/subscribe
+    a message reaches only the subscriptions open when it is sent, and the services publish from
+    loops of their own. (The in-memory layer keeps messages for a plain channel name instead.)
     """
 
     def __init__(self, *groups: str) -> None:
         self.layer = get_channel_layer()
-        self.channel = f"test-listener.{uuid.uuid4().hex}"
-        for group in groups:
-            async_to_sync(self.layer.group_add)(group, self.channel)
+        self.loop = None
+        if isinstance(self.layer, InMemoryChannelLayer):
+            self.channel = f"test-listener.{uuid.uuid4().hex}"
+            for group in groups:
+                async_to_sync(self.layer.group_add)(group, self.channel)
+            return
+        self.loop = asyncio.new_event_loop()
+        threading.Thread(target=self.loop.run_forever, daemon=True).start()
+        self.received: list[dict] = []
+
+        async def subscribe() -> str:
+            channel = await self.layer.new_channel("test-listener.")
+            for group in groups:
+                await self.layer.group_add(group, channel)
+            # One receive after another, never cancelled: the pub/sub layer drops a channel whose
+            # receive is cancelled.
+            async def collect() -> None:
+                while True:
+                    message = await self.layer.receive(channel)
+                    self.received.append(message)
+
+            self.collector = asyncio.ensure_future(collect())
+            return channel
+
+        self.channel = asyncio.run_coroutine_threadsafe(subscribe(), self.loop).result(timeout=10)
 
     def receive_all(self) -> list[dict]:
-        """Everything delivered so far (the layer holds it already: sends completed before this)."""
+        """Everything delivered so far (the sends completed before this)."""
+        if self.loop is not None:
+            time.sleep(0.3)
+            messages, self.received = self.received, []
+            return messages
         messages = []
 
         async def drain():
