@@ -11,7 +11,6 @@ import time
 from typing import Any
 
 import orjson
-
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
