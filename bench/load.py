@@ -8,7 +8,8 @@ POST login= & password=), opens the table socket with its session cookie and an 
 and says ``ready``; the match starts when all four are. The seat to play waits ``--think``
 seconds (uniform 0.5x..1.5x), draws from the pile, waits again and discards the last tile of its
 rack. With probability ``--idle`` a seat lets its turn run out, so the server's time-out path
-(Celery) plays for it. A table is measured for ``--hands`` complete hands, then plays on unmeasured
+(Celery) plays for it. ``--ramp`` spreads the tables' ``ready`` over that many seconds, as players
+arrive at a real salon (0: every match is dealt in the same second, a stress test of its own). A table is measured for ``--hands`` complete hands, then plays on unmeasured
 until every table is done (so the load holds to the end); the run stops at ``--duration`` seconds
 whatever happens.
 
@@ -113,8 +114,10 @@ class Stats:
 
 
 class Table:
-    def __init__(self, table_id: int, hands: int, stats: Stats, think: float, idle: float, rng: random.Random):
+    def __init__(self, table_id: int, hands: int, stats: Stats, think: float, idle: float, rng: random.Random,
+                 delay: float = 0.0):
         self.id = table_id
+        self.delay = delay
         self.hands_wanted = hands
         self.stats = stats
         self.think = think
@@ -170,6 +173,9 @@ class Player:
 
     async def run(self) -> None:
         stats = self.table.stats
+        # --ramp: tables get ready one after another over the ramp, as players arrive at a real salon,
+        # rather than 500 matches being dealt in the same second.
+        await asyncio.sleep(self.table.delay)
         await self.ws.send(json.dumps({"type": "ready"}))
         try:
             async for raw in self.ws:
@@ -287,7 +293,8 @@ def client_process(plan: dict[str, Any], urls: list[str], args: dict[str, Any], 
 async def run_clients(plan: dict[str, Any], urls: list[str], args: dict[str, Any], ready: Any, go: Any) -> dict:
     stats = Stats()
     rng = random.Random(args["seed"])
-    tables = [Table(t["id"], args["hands"], stats, args["think"], args["idle"], rng) for t in plan["tables"]]
+    tables = [Table(t["id"], args["hands"], stats, args["think"], args["idle"], rng, t.get("delay", 0.0))
+              for t in plan["tables"]]
     loop = asyncio.get_running_loop()
     pool = ThreadPoolExecutor(max_workers=args["login_concurrency"])
     cookies: dict[tuple[int, int], str] = {}
@@ -390,6 +397,8 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds before each draw and discard")
     parser.add_argument("--idle", type=float, default=0.01, help="chance a seat lets its turn time out")
     parser.add_argument("--turn-seconds", type=int, default=10, help="turn clock of the bench rooms (--setup)")
+    parser.add_argument("--ramp", type=float, default=0.0,
+                        help="seconds over which the tables get ready one after another (0: all at once)")
     parser.add_argument("--procs", type=int, default=1, help="client processes (tables are split between them)")
     parser.add_argument("--setup", action="store_true", help="create/reset tables through manage.py bench_setup")
     parser.add_argument("--plan", help="a bench_setup JSON plan instead of --setup")
@@ -412,6 +421,8 @@ def main() -> int:
     else:
         parser.error("give --setup or --plan")
     plan["tables"] = plan["tables"][: args.tables]
+    for index, table in enumerate(plan["tables"]):
+        table["delay"] = args.ramp * index / len(plan["tables"])
     since = datetime.now(UTC).isoformat()
 
     context = multiprocessing.get_context("spawn")
@@ -481,7 +492,7 @@ def main() -> int:
         errors.update(out["errors"])
     elapsed = max((out["elapsed"] for out in outputs), default=0.0)
     merged.update({
-        "think": args.think, "idle": args.idle, "procs": procs, "elapsed_s": round(elapsed, 1),
+        "think": args.think, "idle": args.idle, "ramp": args.ramp, "procs": procs, "elapsed_s": round(elapsed, 1),
         "login_s": round(max((o["login_seconds"] for o in outputs), default=0), 1),
         "connect_s": round(max((o["connect_seconds"] for o in outputs), default=0), 1),
         "moves_per_s": round(merged["moves"] / elapsed, 1) if elapsed else 0.0,
@@ -500,7 +511,8 @@ def main() -> int:
         print(f"servers        {', '.join(urls)}")
         print(f"tables/sockets {merged['tables']} / {merged['sockets']}  (finished {merged['tables_done']}, "
               f"hands {merged['hands']}; sign-in {merged['login_s']} s, connect {merged['connect_s']} s)")
-        print(f"pace           think {args.think} s per action, idle {args.idle}; played {merged['elapsed_s']} s")
+        print(f"pace           think {args.think} s per action, idle {args.idle}, ramp {args.ramp} s; "
+              f"played {merged['elapsed_s']} s")
         print(f"moves/s        {merged['moves_per_s']}  ({merged['moves']} moves)")
         print(f"latency ms     p50 {lat['p50']}  p95 {lat['p95']}  p99 {lat['p99']}  max {lat['max']}  "
               f"({merged['latency_samples']} samples; mover's own frame p50 {merged['own_frame_ms']['p50']} "
