@@ -50,19 +50,24 @@ def start_inprocess_worker() -> None:
     # Keep the context manager alive: once garbage-collected, its generator closes and stops the worker.
     _running.append(worker)
 
-    def beat_forever() -> None:
-        """What celery beat does on a real deployment: the turn clock every tick, the sweep every 10 s."""
-        from games.tasks import sweep, turn_clock
+    threading.Thread(target=run_beat, args=(threading.Event(),), name="okey-beat", daemon=True).start()
 
-        stop = threading.Event()
-        ticks = 0
-        while not stop.wait(settings.TURN_CLOCK_SECONDS):
-            ticks += 1
-            try:
-                turn_clock.delay()
-                if ticks % max(1, round(10 / settings.TURN_CLOCK_SECONDS)) == 0:
-                    sweep.delay()
-            except Exception:  # the clock must never take the site down; the next tick retries
-                pass
 
-    threading.Thread(target=beat_forever, name="okey-beat", daemon=True).start()
+# The sweep runs every this many seconds (as CELERY_BEAT_SCHEDULE says for real deployments).
+SWEEP_SECONDS = 10
+
+
+def run_beat(stop: threading.Event) -> None:
+    """What celery beat does on a real deployment: the turn clock every tick, the sweep every 10 s
+    (until ``stop`` is set)."""
+    from games.tasks import sweep, turn_clock
+
+    ticks = 0
+    while not stop.wait(settings.TURN_CLOCK_SECONDS):
+        ticks += 1
+        try:
+            turn_clock.delay()
+            if ticks % max(1, round(SWEEP_SECONDS / settings.TURN_CLOCK_SECONDS)) == 0:
+                sweep.delay()
+        except Exception:  # the clock must never take the site down; the next tick retries
+            pass

@@ -281,3 +281,25 @@ def test_an_away_player_gets_a_short_clock_and_a_banned_player_is_handed_to_auto
     services.play(user=users[next_seat], table_id=table.id, action="draw", move=1, args={"source": "pile"})
     player.refresh_from_db()
     assert not player.away and player.timeouts_in_row == 0
+
+
+def test_the_embedded_site_runs_the_turn_clock_every_tick_and_the_sweep_less_often(monkeypatch, settings):
+    import threading
+    import time
+
+    from games import apps, tasks
+
+    settings.TURN_CLOCK_SECONDS = 0.01
+    monkeypatch.setattr(apps, "SWEEP_SECONDS", 0.05)
+    sent: list[str] = []
+    monkeypatch.setattr(tasks.turn_clock, "delay", lambda: sent.append("clock"))
+    monkeypatch.setattr(tasks.sweep, "delay", lambda: sent.append("sweep"))
+    stop = threading.Event()
+    beat = threading.Thread(target=apps.run_beat, args=(stop,))
+    beat.start()
+    time.sleep(0.3)
+    stop.set()
+    beat.join(timeout=2)
+    assert not beat.is_alive()
+    assert sent.count("clock") >= 10
+    assert 1 <= sent.count("sweep") <= sent.count("clock") // 4
