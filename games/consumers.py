@@ -25,9 +25,7 @@ def in_db_thread(func):
     """Run ``func`` on a worker thread of the loop's pool rather than Channels' one shared database
     thread: sockets of different tables then wait on the database side by side (each thread keeps
     its own connection, persistent with ``CONN_MAX_AGE``). Services lock the rows they change, so
-    racing calls stay correct; one socket's calls still run one at a time. Every database call of
-    this consumer goes through here (with one shared thread, 2,000 players saying "ready" at once
-    queued one behind another)."""
+    racing calls stay correct; one socket's calls still run one at a time."""
     return database_sync_to_async(func, thread_sensitive=False)
 
 # Token bucket per connection: a burst of 12 messages, refilled at 4 a second.
@@ -135,19 +133,19 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                     args={key: value for key, value in content.items() if key not in ("type", "move")},
                 )
             elif kind == "ready":
-                await in_db_thread(services.mark_ready)(user=self.user, table_id=self.table_id)
+                await database_sync_to_async(services.mark_ready)(user=self.user, table_id=self.table_id)
             elif kind == "start":
-                await in_db_thread(services.start_match)(user=self.user, table_id=self.table_id)
+                await database_sync_to_async(services.start_match)(user=self.user, table_id=self.table_id)
             elif kind == "sit":
-                await in_db_thread(take_table_seat)(self.user, self.table_id, content.get("position"))
+                await database_sync_to_async(take_table_seat)(self.user, self.table_id, content.get("position"))
             elif kind == "leave":
-                await in_db_thread(leave_table_seat)(self.user, self.table_id)
+                await database_sync_to_async(leave_table_seat)(self.user, self.table_id)
             elif kind == "chat":
-                await in_db_thread(post_table_chat)(self.user, self.table_id, content.get("text"))
+                await database_sync_to_async(post_table_chat)(self.user, self.table_id, content.get("text"))
             elif kind == "state":
                 await self.send_state()
             elif kind == "arrange":
-                order = await in_db_thread(selectors.arrangement_for)(
+                order = await database_sync_to_async(selectors.arrangement_for)(
                     user=self.user, table_id=self.table_id, by=content.get("by")
                 )
                 await self.send_json({"type": "arrangement", "order": order})
