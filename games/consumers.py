@@ -133,6 +133,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                     args={key: value for key, value in content.items() if key not in ("type", "move")},
                 )
             elif kind == "ready":
+                # Pre-game actions stay on Channels' one shared thread: they wait on the table's row lock,
+                # and on the pool a burst of them (every table starting at once) held all its threads
+                # and moves queued behind them for seconds (BENCHMARKS.md, load).
                 await database_sync_to_async(services.mark_ready)(user=self.user, table_id=self.table_id)
             elif kind == "start":
                 await database_sync_to_async(services.start_match)(user=self.user, table_id=self.table_id)
