@@ -1,9 +1,9 @@
 """Every state change of live play, one function per use case (DESIGN.md, layer 2).
 
 Each runs in a transaction, locks the rows it changes, checks the move number the client saw,
-calls the pure engine, writes the new state and the append-only move log, and only after commit
-publishes per-seat views and schedules the turn deadline. Consumers, Celery tasks and the admin call
-these; nothing else writes a Match, Hand or Move.
+calls the pure engine, writes the new state, the turn's deadline and the append-only move log, and
+only after commit publishes per-seat views. Consumers, Celery tasks and the admin call these; nothing
+else writes a Match, Hand or Move.
 """
 
 from __future__ import annotations
@@ -243,8 +243,8 @@ def _save_move(*, hand: Hand, state, new_state, seat: int | None, user_id: int |
                players: dict[int, MatchPlayer]) -> None:
     """Write the new state and one Move row per engine move; start the next turn's clock.
 
-    ``players``: the match's players, locked, with their users (for the next turn's clock and, after
-    commit, the frames: a move is published from what it wrote, without reading it back)."""
+    ``players``: the match's players with nickname and bot flag, read under the hand's lock (for the
+    next turn's clock and, after commit, the frames: a move is published from what it wrote)."""
     # One row per engine move, from the engine's own public event: what happened, with the tiles
     # everyone saw (a draw from the pile names none). Replays and deal checks read these rows.
     moves = [
