@@ -167,7 +167,7 @@ class Snapshot:
     match: Match
     hand: Hand
     hand_state: engine_hand.HandState
-    players: list[MatchPlayer]  # by seat, with their users
+    players: list[MatchPlayer]  # by seat, from selectors.match_players (nickname, bot flag)
 
 
 def publish_hand(hand_id: int, *, since: int, snapshot: Snapshot | None = None) -> None:
