@@ -17,6 +17,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils.translation import gettext as _
 
 from games import events, selectors, services
+from salons.events import table_group
 
 MAX_FRAME_BYTES = 2048
 
@@ -76,7 +77,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         # Every group before the first read of the state, so nothing published meanwhile is missed;
         # a seated player then leaves the watchers' group (send_state).
         for group in (events.watch_group(self.table_id), events.user_group(self.table_id, self.user.id),
-                      events.table_group(self.table_id), f"user-{self.user.id}"):
+                      table_group(self.table_id), f"user-{self.user.id}"):
             await self.join(group)
         await self.accept()
         await self.send_state()

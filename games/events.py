@@ -22,6 +22,9 @@ from games.engine import hand as engine_hand
 from games.engine import match as engine_match
 from games.models import Hand, Match, MatchPlayer
 
+# Every socket of the table page, players and watchers (salons.events sends seats and chat there too).
+from salons.events import table_group
+
 log = logging.getLogger(__name__)
 
 
@@ -31,13 +34,6 @@ def user_group(table_id: int, user_id: int) -> str:
 
 def watch_group(table_id: int) -> str:
     return f"table-{table_id}-watch"
-
-
-def table_group(table_id: int) -> str:
-    """Every socket of the table page, players and watchers (salons.events sends seats and chat)."""
-    from salons.events import table_group as group
-
-    return group(table_id)
 
 
 # The event loop serving the sockets. A publish from a thread that loop does not know (the

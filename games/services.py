@@ -175,7 +175,7 @@ def play(*, user, table_id: int, action: str, move: Any, args: dict[str, Any] | 
     args = _clean_args(action, args or {})
     with transaction.atomic():
         hand = _lock_current_hand(table_id)
-        players = _match_players(hand.match_id)
+        players = selectors.match_players(hand.match_id)
         player = next((player for player in players.values() if player.user_id == user.id), None)
         if player is None:
             raise GameError("not_a_player", _("Bu masada oyuncu değilsiniz."))
@@ -221,7 +221,7 @@ def resolve_timeout(*, hand_id: int, move: int) -> bool:
             return False
         state = engine_hand.HandState.from_dict(hand.state)
         seat = state.turn
-        players = _match_players(hand.match_id)
+        players = selectors.match_players(hand.match_id)
         player = players[seat]
         bot = bool(player.bot)
         if bot or player.away:
@@ -273,19 +273,16 @@ def _save_move(*, hand: Hand, state, new_state, seat: int | None, user_id: int |
     else:
         _after_commit(hand=hand, since=state.move,
                       snapshot=events.Snapshot(match=match, hand=hand, hand_state=new_state,
-                                               players=[players[seat] for seat in sorted(players)]))
+                                               players=list(players.values())))
 
 
 def _deadline_for(match: Match, state, *, players: dict[int, MatchPlayer] | None = None) -> Any:
     """A person gets the room's turn time; a bot plays after a human-like pause; an away player's
-    turn is played almost at once."""
-    if players is not None:
-        player = {"away": players[state.turn].away, "user__is_bot": bool(players[state.turn].bot)}
-    else:
-        player = MatchPlayer.objects.filter(match=match, seat=state.turn).values("away", "user__is_bot").first() or {}
-    if player.get("user__is_bot"):
+    turn is played almost at once. ``players``: from ``selectors.match_players``, when the caller has them."""
+    player = (players if players is not None else selectors.match_players(match.id))[state.turn]
+    if player.bot:
         seconds = bot_players.think_time()
-    elif player.get("away"):
+    elif player.away:
         seconds = AWAY_TURN_SECONDS
     else:
         seconds = match.turn_seconds
@@ -427,7 +424,8 @@ def hand_over_to_autoplay(*, user) -> int:
     affected = 0
     for player in MatchPlayer.objects.filter(user=user, match__status=Match.Status.RUNNING).select_related("match"):
         with transaction.atomic():
-            # The hand's lock first: players change only under it (see _match_players).
+            # The hand's lock first: players change only under it (play and resolve_timeout read them
+            # unlocked).
             hand = (Hand.objects.select_for_update().filter(match_id=player.match_id, status=Hand.Status.PLAYING)
                     .order_by("-number").first())
             MatchPlayer.objects.filter(pk=player.pk).update(away=True, timeouts_in_row=AWAY_AFTER_TIMEOUTS)
@@ -498,12 +496,6 @@ def _insert_rows(objs: list[models.Model]) -> None:
     values = [field.get_db_prep_save(field.pre_save(obj, True), connection) for obj in objs for field in columns]
     with connection.cursor() as cursor:
         cursor.execute(_statements[key], values)
-
-
-def _match_players(match_id: int) -> dict[int, MatchPlayer]:
-    """The match's players by seat, with ``nickname`` and ``bot`` (one query). Not locked: every
-    change to them during a hand is made under the lock of the hand (the caller holds it)."""
-    return selectors.match_players(match_id)
 
 
 def _lock_current_hand(table_id: int) -> Hand:

@@ -285,21 +285,24 @@ def test_an_away_player_gets_a_short_clock_and_a_banned_player_is_handed_to_auto
 
 def test_the_embedded_site_runs_the_turn_clock_every_tick_and_the_sweep_less_often(monkeypatch, settings):
     import threading
-    import time
 
     from games import apps, tasks
 
-    settings.TURN_CLOCK_SECONDS = 0.01
-    monkeypatch.setattr(apps, "SWEEP_SECONDS", 0.05)
-    sent: list[str] = []
-    monkeypatch.setattr(tasks.turn_clock, "delay", lambda: sent.append("clock"))
-    monkeypatch.setattr(tasks.sweep, "delay", lambda: sent.append("sweep"))
+    settings.TURN_CLOCK_SECONDS = 0.001
+    monkeypatch.setattr(apps, "SWEEP_SECONDS", 0.005)  # every fifth tick
     stop = threading.Event()
+    sent: list[str] = []
+
+    def clock() -> None:
+        sent.append("clock")
+        if sent.count("clock") == 20:
+            stop.set()
+
+    monkeypatch.setattr(tasks.turn_clock, "delay", clock)
+    monkeypatch.setattr(tasks.sweep, "delay", lambda: sent.append("sweep"))
     beat = threading.Thread(target=apps.run_beat, args=(stop,))
     beat.start()
-    time.sleep(0.3)
-    stop.set()
-    beat.join(timeout=2)
+    beat.join(timeout=10)
     assert not beat.is_alive()
-    assert sent.count("clock") >= 10
-    assert 1 <= sent.count("sweep") <= sent.count("clock") // 4
+    assert sent.count("clock") == 20 and sent.count("sweep") == 4
+    assert sent[:6] == ["clock"] * 5 + ["sweep"]
