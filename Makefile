@@ -1,11 +1,14 @@
 # `make run` sets up and runs the site on embedded defaults; `make test` runs the whole suite.
 PYTHON ?= python3
+# Local work runs with DEBUG on (the settings default to off, as production must); the test suite
+# asks for it in okeysite/settings_test.py.
+export DEBUG ?= 1
 VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test setup migrate lint bench browser clean
+.PHONY: run test setup migrate lint bench browser clean screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +41,11 @@ lint: setup
 
 bench: setup
 	$(BIN)/python bench/engine.py
+
+# PNGs of the table (deal, mid-hand at three sizes, your turn, result, match end, watcher) and the
+# main pages, Turkish and English, into screenshots/ (git-ignored): look at them after UI changes.
+screenshots: setup browser
+	$(BIN)/pytest -q -p no:randomly tests/e2e/screenshots.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles

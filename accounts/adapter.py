@@ -2,14 +2,36 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from allauth.account.adapter import DefaultAccountAdapter
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 
+@dataclass(frozen=True)
+class SiteName:
+    """What e-mails call the site: its name, never the host and port a request came in on."""
+
+    name: str
+    domain: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def site_name() -> SiteName:
+    name = getattr(settings, "SITE_NAME", "Okey Salonu")
+    return SiteName(name=name, domain=name)
+
+
 class AccountAdapter(DefaultAccountAdapter):
+    def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
+        # allauth greets "from <host:port>" without the sites framework: name the site instead.
+        super().send_mail(template_prefix, email, {**context, "current_site": site_name()})
+
     def clean_username(self, username: str, shallow: bool = False) -> str:
         # Surrounding spaces are a typing slip, not part of the nickname.
         return super().clean_username(username.strip(), shallow=shallow)

@@ -7,13 +7,17 @@ players ever see, together with the public stats kept here; e-mail, real name an
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser, UserManager
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models.functions import Lower
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext_lazy as _
 
-from .validators import NICKNAME_MAX_LENGTH, validate_nickname_format
+from .validators import NICKNAME_KEY_MAX_LENGTH, NICKNAME_MAX_LENGTH, nickname_key, validate_nickname_format
 
 
 def starting_chips() -> int:
@@ -27,6 +31,10 @@ class PlayerManager(UserManager):
         return self.get(username__iexact=username)
 
 
+# Django's own salt for the session hash (``AbstractBaseUser.get_session_auth_hash``).
+SESSION_HASH_SALT = "django.contrib.auth.models.AbstractBaseUser.get_session_auth_hash"
+
+
 class User(AbstractUser):
     """A player. ``username`` is the public nickname (rumuz); everything else stays private."""
 
@@ -38,6 +46,11 @@ class User(AbstractUser):
         help_text=_("3–20 karakter: harf, rakam, nokta, tire ve alt çizgi."),
         error_messages={"unique": _("Bu rumuz zaten kullanılıyor.")},
     )
+    # Two nicknames with one key look alike on screen ("аdmin" with a Cyrillic а, "Ｖictim" next to
+    # "victim"): the constraint keeps one per key. Set on every save from ``username``.
+    nickname_key = models.CharField(
+        _("rumuz anahtarı"), max_length=NICKNAME_KEY_MAX_LENGTH, unique=True, null=True, editable=False
+    )
     # Play money only: never bought, never paid out.
     chips = models.PositiveBigIntegerField(_("çip"), default=starting_chips)
     games_played = models.PositiveIntegerField(_("oynanan oyun"), default=0)
@@ -46,6 +59,9 @@ class User(AbstractUser):
     score = models.IntegerField(_("puan"), default=0)
     # Bots fill seats and play for away players; they are shown as bots everywhere and never log in.
     is_bot = models.BooleanField(_("bot"), default=False)
+    # Part of the session hash: raising it ends every session and socket of the user at their next
+    # request or connect, whatever the session key (``accounts.services.end_every_session``).
+    session_generation = models.PositiveIntegerField(_("oturum kuşağı"), default=0, editable=False)
 
     objects = PlayerManager()
 
@@ -59,6 +75,44 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.username
+
+    # Django keeps this hash in the session at login (and ``update_session_auth_hash`` after a
+    # password change); its auth, and Channels' on every socket connect, drop a session whose hash
+    # no longer matches. Mixing in the generation lets a ban end sessions it cannot list.
+    def get_session_auth_hash(self) -> str:
+        return self._session_hash(secret=None)
+
+    def get_session_auth_fallback_hash(self) -> Iterator[str]:
+        for secret in settings.SECRET_KEY_FALLBACKS:
+            yield self._session_hash(secret=secret)
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        self.nickname_key = nickname_key(self.username)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "username" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "nickname_key"}
+        # Only ``end_every_session`` writes the generation: a full save of a copy loaded before a
+        # ban (an admin form left open, a password change racing the ban) must not lower it again.
+        if not self._state.adding and self.pk is not None and kwargs.get("update_fields") is None:
+            kwargs["update_fields"] = [
+                field.name for field in self._meta.concrete_fields
+                if not field.primary_key and field.name != "session_generation"
+            ]
+        super().save(*args, **kwargs)  # type: ignore[arg-type]
+
+    def _session_hash(self, *, secret: str | None) -> str:
+        # Generation 0 hashes exactly as Django does, so existing sessions survive this change.
+        value = self.password if not self.session_generation else f"{self.password}|{self.session_generation}"
+        return salted_hmac(SESSION_HASH_SALT, value, secret=secret, algorithm="sha256").hexdigest()
+
+    def clean(self) -> None:
+        """Forms that edit accounts (the admin) refuse a look-alike before the constraint would."""
+        super().clean()
+        key = nickname_key(self.username or "")
+        if User.objects.filter(nickname_key=key).exclude(pk=self.pk).exists():
+            raise ValidationError(
+                {"username": _("Bu rumuz kullanılan bir rumuza çok benziyor, başka bir rumuz seçin.")}
+            )
 
     @property
     def games_lost(self) -> int:

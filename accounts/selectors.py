@@ -18,6 +18,8 @@ def public_user(user: User | None) -> dict[str, Any] | None:
     """The only shape in which a user leaves the server towards other users (pages, JSON, sockets)."""
     if user is None:
         return None
+    if user.is_bot:
+        return {"id": user.pk, "nickname": user.username, "is_bot": True}  # a bot badge everywhere
     return {"id": user.pk, "nickname": user.username}
 
 

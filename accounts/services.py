@@ -1,4 +1,4 @@
-"""Account use cases: chip movements and game results.
+"""Account use cases: chip movements, game results, signing a user out everywhere.
 
 Every balance change goes through ``change_chips`` so the ledger (ChipTransaction) always
 explains the balance; the row is locked so two finishing hands can never lose an update.
@@ -26,6 +26,12 @@ def change_chips(*, user: User, amount: int, kind: str = ChipTransaction.Kind.GA
     User.objects.filter(pk=user.pk).update(chips=balance)
     user.chips = balance
     return ChipTransaction.objects.create(user=user, amount=amount, balance_after=balance, kind=kind, note=note[:200])
+
+
+def end_every_session(*, user: User) -> None:
+    """Sign the user out everywhere: every session (whatever its key) and every socket connect
+    after this is refused, as the session hash includes the generation raised here."""
+    User.objects.filter(pk=user.pk).update(session_generation=F("session_generation") + 1)
 
 
 @transaction.atomic

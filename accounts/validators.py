@@ -2,35 +2,52 @@
 
 Two layers: ``validate_nickname_format`` is on the model field (it holds for every account, even
 those site admins create), ``validate_nickname_policy`` runs at sign-up through allauth
-(``ACCOUNT_USERNAME_VALIDATORS``): reserved names and impersonation of staff. Other apps add
-checks with ``register_nickname_check`` — the moderation app plugs its offensive-word filter in
-there from its ``AppConfig.ready()``, so this module never needs to know about word lists.
+(``ACCOUNT_USERNAME_VALIDATORS``): reserved names, bot names, look-alikes of existing players and
+impersonation of staff. Other apps add checks with ``register_nickname_check`` — the moderation
+app plugs its offensive-word filter in there from its ``AppConfig.ready()``, so this module never
+needs to know about word lists.
+
+Look-alikes are compared through :func:`nickname_key`, stored in ``User.nickname_key`` under a
+unique constraint: "аdmin" (Cyrillic а), "ΒotCem" (Greek Β), "Ｖictim" (fullwidth) and "v1ctim"
+all have the key of "admin", "botcem", "victim". The key uses the chat filter's fold
+(``moderation.chatfilter.normalize``: plain Python with no Django import, used here like a
+library) and the Unicode confusables skeleton (UTS #39).
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable
 
+import disarm
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from moderation.chatfilter.normalize import fold
+
 NICKNAME_MIN_LENGTH = 3
 NICKNAME_MAX_LENGTH = 20
+NICKNAME_KEY_MAX_LENGTH = 255  # compatibility forms can expand a 20-character name
 
 # Letters (Turkish ones included), digits, and . _ - inside; must start with a letter or digit.
 _FORMAT = re.compile(r"^[^\W_][\w.\-]*$", re.UNICODE)
 
-# Exact names nobody may take (compared after normalising look-alikes).
+# Exact names nobody may take (compared through their keys, so look-alikes are taken too).
 RESERVED_NICKNAMES = frozenset(
     {
         "admin", "administrator", "root", "system", "sistem", "moderator", "mod", "yonetici",
         "yonetim", "sorumlu", "salonsorumlusu", "destek", "support", "staff", "personel", "okey",
         "okeysalonu", "bot", "anonymous", "anonim", "misafir", "guest", "null", "none", "undefined",
         "herkes", "everyone", "server", "sunucu", "info", "bilgi", "webmaster", "postmaster", "abuse",
+        # words of the site and its pages
+        "okeysalon", "salon", "salonlar", "lobi", "lobby", "pratik", "practice", "kurallar", "rules", "yardim",
+        "help", "iletisim", "contact", "rapor", "report", "sikayet", "odasahibi", "accounts", "hesap", "giris",
+        "login", "kayit", "signup", "api",
     }
 )
+# The bots' names (``accounts.bots.BOT_NAMES``); a name that starts like one ("BotAyla_2") looks like a bot.
+BOT_NAME_PREFIXES = ("BotAyla", "BotCem", "BotDeniz", "BotEce", "BotFatih", "BotGizem", "BotHakan", "BotIpek",
+                     "BotKerem", "BotLale", "BotMert", "BotNil")
 
 # Parts that make a name look like staff wherever they appear ("Admin_Ali", "m0derator").
 STAFF_MARKERS = (
@@ -38,22 +55,36 @@ STAFF_MARKERS = (
     "official", "resmi", "sistem", "system", "operator",
 )
 
-_LOOKALIKES = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "@": "a", "$": "s", "|": "i", "!": "i"})
-_TURKISH = str.maketrans({"ı": "i", "İ": "i", "ş": "s", "Ş": "s", "ğ": "g", "Ğ": "g", "ü": "u", "Ü": "u", "ö": "o", "Ö": "o", "ç": "c", "Ç": "c"})
+# Digits and symbols for letters, and the letter pairs TR39 reads as one letter in most fonts.
+_KEY_LOOKALIKES = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "@": "a",
+                                 "$": "s", "|": "i", "!": "i", "l": "i"})
+_KEY_PAIRS = (("rn", "m"), ("vv", "w"))
 
 NicknameCheck = Callable[[str], None]
 _extra_checks: list[NicknameCheck] = []
 
 
-def normalize_nickname(value: str) -> str:
-    """A comparison key that folds case, Turkish letters, accents, digits-for-letters and separators.
+def nickname_key(value: str) -> str:
+    """The comparison key of a nickname: two names with one key look alike on screen.
 
-    "ADM1N", "Admin_", "âdmın" all become "admin": impersonators pick exactly these tricks.
+    Folds case (Turkish dotted and dotless i together), accents, every script's look-alikes of
+    Latin letters (NFKD + the confusables skeleton of UTS #39), invisible characters, digits and
+    symbols for letters, "l"/"I"/"1" (one stroke in most fonts), "rn"/"m", and separators: "ADM1N",
+    "Admin_", "âdmın", "аdmin" all become "admin".
     """
-    folded = value.translate(_TURKISH).casefold().translate(_LOOKALIKES)
-    folded = unicodedata.normalize("NFKD", folded)
-    folded = "".join(ch for ch in folded if not unicodedata.combining(ch))
-    return re.sub(r"[\W_]+", "", folded)
+    key = disarm.skeleton_key(fold(value).text).translate(_KEY_LOOKALIKES)
+    for pair, letter in _KEY_PAIRS:
+        key = key.replace(pair, letter)
+    key = re.sub(r"[\W_]+", "", key)
+    return (key or value.casefold())[:NICKNAME_KEY_MAX_LENGTH]
+
+
+# Kept under its old name for callers of the first version.
+normalize_nickname = nickname_key
+
+_RESERVED_KEYS = frozenset(nickname_key(name) for name in RESERVED_NICKNAMES)
+_STAFF_MARKER_KEYS = tuple(nickname_key(marker) for marker in STAFF_MARKERS)
+_BOT_KEYS = tuple(nickname_key(name) for name in BOT_NAME_PREFIXES)
 
 
 def validate_nickname_format(value: str) -> None:
@@ -71,25 +102,33 @@ def validate_nickname_format(value: str) -> None:
 
 
 def validate_nickname_policy(value: str) -> None:
-    key = normalize_nickname(value)
-    if key in RESERVED_NICKNAMES:
+    key = nickname_key(value)
+    if key in _RESERVED_KEYS or key.startswith(_BOT_KEYS):
         raise ValidationError(_("Bu rumuz ayrılmış, başka bir rumuz seçin."), code="nickname_reserved")
-    if any(marker in key for marker in STAFF_MARKERS) or _looks_like_staff_member(key):
+    if any(marker in key for marker in _STAFF_MARKER_KEYS):
         raise ValidationError(
             _("Bu rumuz site görevlisi izlenimi veriyor, başka bir rumuz seçin."), code="nickname_impersonation"
+        )
+    holder = _holder_of_key(key)
+    if holder is not None:
+        if holder.is_bot:
+            raise ValidationError(_("Bu rumuz ayrılmış, başka bir rumuz seçin."), code="nickname_reserved")
+        if holder.is_staff or holder.is_superuser or holder.salon_roles.exists():
+            raise ValidationError(
+                _("Bu rumuz site görevlisi izlenimi veriyor, başka bir rumuz seçin."), code="nickname_impersonation"
+            )
+        raise ValidationError(
+            _("Bu rumuz kullanılan bir rumuza çok benziyor, başka bir rumuz seçin."), code="nickname_lookalike"
         )
     for check in list(_extra_checks):
         check(value)
 
 
-def _looks_like_staff_member(key: str) -> bool:
-    """True when the name is a look-alike of an existing staff member's nickname ("Ay5e" for "Ayşe")."""
+def _holder_of_key(key: str):
+    """The account whose nickname looks like this key ("Ｖictim" for "victim"), if any."""
     from django.contrib.auth import get_user_model
-    from django.db.models import Q
 
-    User = get_user_model()
-    staff_names = User.objects.filter(Q(is_staff=True) | Q(salon_roles__isnull=False)).values_list("username", flat=True)
-    return any(normalize_nickname(name) == key for name in staff_names.distinct())
+    return get_user_model().objects.filter(nickname_key=key).first()
 
 
 def register_nickname_check(check: NicknameCheck) -> None:

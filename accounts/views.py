@@ -9,12 +9,19 @@ from django.shortcuts import render
 from . import selectors
 
 
+def _record(user):
+    from games.stats import player_record  # the game record lives with the games
+
+    return player_record(user)
+
+
 def profile(request: HttpRequest, nickname: str) -> HttpResponse:
     player = selectors.get_player(nickname=nickname)
     return render(
         request,
         "accounts/profile.html",
-        {"player": selectors.public_profile(player), "is_me": request.user.pk == player.pk},
+        {"player": selectors.public_profile(player), "is_me": request.user.pk == player.pk,
+         "is_bot": player.is_bot, "record": _record(player)},
     )
 
 
@@ -25,6 +32,7 @@ def my_account(request: HttpRequest) -> HttpResponse:
         "accounts/my_account.html",
         {
             "player": selectors.public_profile(request.user),
+            "record": _record(request.user),
             "transactions": selectors.recent_chip_transactions(user=request.user),
         },
     )

@@ -1,7 +1,10 @@
-"""How strong is the bot? ``python bench/bots.py [--hands 1000] [--jobs 2] [--level normal]``.
+"""How strong is each bot level? ``python bench/bots.py [--hands 1000] [--jobs 2] [--level normal]
+[--opponents random,greedy,easy,normal,hard]``, or ``--all`` for the table in BENCHMARKS.md (every
+level against random and greedy players, easy and hard against normal, hard against easy).
 
-Plays seeded 4-player hands: the bot against three random players, then against three greedy
-players (the time-out auto-play's discard choice, always drawing from the pile). The bot's seat
+Plays seeded 4-player hands: the bot against three random players, three greedy players (the
+time-out auto-play's discard choice, always drawing from the pile), or three bots of another level
+(each with its own memory, as on the site). The bot's seat
 and the starting seat rotate over the hands, so every seat order is played equally often. Prints
 per-seat hand win rates with 95 % Wilson intervals, finishes by kind, pile-outs, the bot's net
 points per hand (countdown values, zero-sum) and hands per second.
@@ -58,16 +61,21 @@ def play_hand(index: int, opponent: str, level: str, seed: str) -> dict[str, Any
     bot_seat = index % PLAYERS
     state = deal(rules, seed=f"{seed}-{index}", starting_seat=(index // PLAYERS) % PLAYERS)
     rng = random.Random(f"{seed}-{index}-players")
-    memory = BotMemory()
-    policy = OPPONENTS[opponent]
+    policy = OPPONENTS.get(opponent)
+    # Every bot seat watches the table: its memory is shown its own view after every turn.
+    watchers = [bot_seat] if policy is not None else list(range(PLAYERS))
+    memories = {seat: BotMemory() for seat in watchers}
     while not state.is_over:
         seat = state.turn
         if seat == bot_seat:
-            state = play_bot_turn(state, seat, level=level, rng=rng, memory=memory)
+            state = play_bot_turn(state, seat, level=level, rng=rng, memory=memories[seat])
+        elif policy is None:
+            state = play_bot_turn(state, seat, level=opponent, rng=rng, memory=memories[seat])
         else:
             state = play_bot_turn(state, seat, rng=rng, policy=policy)
         if not state.is_over:
-            memory.observe(view_for(state, bot_seat))
+            for watcher, memory in memories.items():
+                memory.observe(view_for(state, watcher))
     result = state.result
     assert result is not None
     finish = result.finish
@@ -107,14 +115,14 @@ def run_matchup(opponent: str, hands: int, jobs: int, level: str, seed: str) -> 
     return results, time.perf_counter() - start
 
 
-def report(opponent: str, results: list[dict[str, Any]], seconds: float) -> None:
+def report(level: str, opponent: str, results: list[dict[str, Any]], seconds: float) -> None:
     hands = len(results)
     winners = Counter(row["winner"] for row in results)
     kinds = Counter(row["kind"] for row in results if row["kind"] is not None)
     bot_low, bot_high = wilson(winners["bot"], hands)
     opp_seats = hands * (PLAYERS - 1)
     opp_low, opp_high = wilson(winners["opponent"], opp_seats)
-    print(f"\nbot ({hands} hands) vs 3 {opponent} players:")
+    print(f"\n{level} bot ({hands} hands) vs 3 {opponent} players:")
     print(f"  bot seat        wins {winners['bot']:>5} / {hands:<6} {winners['bot'] / hands:6.1%}  "
           f"95% CI [{bot_low:.1%}, {bot_high:.1%}]")
     print(f"  {opponent} seat{' ' * (11 - len(opponent))}wins {winners['opponent']:>5} / {opp_seats:<6} "
@@ -135,17 +143,26 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=1000, help="hands per matchup (default 1000)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--level", choices=LEVELS, default="normal")
-    parser.add_argument("--opponents", default="random,greedy", help="comma-separated: random, greedy")
+    parser.add_argument("--opponents", default="random,greedy",
+                        help="comma-separated: random, greedy, easy, normal, hard")
+    parser.add_argument("--all", action="store_true",
+                        help="every level against random and greedy, then easy/hard against normal, hard against easy")
     parser.add_argument("--seed", default="bench", help="seed prefix for the deals")
     args = parser.parse_args()
     opponents = [name.strip() for name in args.opponents.split(",") if name.strip()]
-    unknown = [name for name in opponents if name not in OPPONENTS]
+    unknown = [name for name in opponents if name not in OPPONENTS and name not in LEVELS]
     if unknown:
         parser.error(f"unknown opponents: {', '.join(unknown)}")
-    print(f"{args.level} bot, {args.hands} hands per matchup, {args.jobs} job(s), seed {args.seed!r}")
-    for opponent in opponents:
-        results, seconds = run_matchup(opponent, args.hands, args.jobs, args.level, args.seed)
-        report(opponent, results, seconds)
+    matchups = [(args.level, opponent) for opponent in opponents]
+    if args.all:
+        # Each level against the baselines, then each pair of levels once (one against three).
+        matchups = [(level, opponent) for level in LEVELS for opponent in OPPONENTS]
+        matchups += [("easy", "normal"), ("hard", "normal"), ("hard", "easy")]
+    print(f"{args.hands} hands per matchup, {args.jobs} job(s), seed {args.seed!r}")
+    for level, opponent in matchups:
+        results, seconds = run_matchup(opponent, args.hands, args.jobs, level, args.seed)
+        report(level, opponent, results, seconds)
+        sys.stdout.flush()
     print("\n(a per-seat win rate of 25 % is parity at a 4-player table; pile-outs count for nobody)")
 
 

@@ -259,8 +259,9 @@ class Player:
         await asyncio.sleep(self.table.think * self.table.rng.uniform(0.5, 1.5))
         if self.hand_id != hand_id or self.last_move != move:
             return  # the hand moved on (a time-out) while thinking
-        if not self.table.done.is_set():
-            self.table.sent_at[(hand_id, move + 1)] = time.monotonic()
+        if self.table.done.is_set():
+            return  # the run is over: its sockets are closing
+        self.table.sent_at[(hand_id, move + 1)] = time.monotonic()
         try:
             await self.ws.send(json.dumps(message))
         except Exception as error:
@@ -347,6 +348,8 @@ async def run_clients(plan: dict[str, Any], urls: list[str], args: dict[str, Any
         task.cancel()
     await asyncio.gather(*waits, return_exceptions=True)
     lag_task.cancel()
+    for table in tables:
+        table.done.set()  # the run is over: moves still being "thought" are not sent to closing sockets
     await asyncio.gather(*(player.ws.close() for player in players), return_exceptions=True)
     for task in runs:
         task.cancel()
@@ -374,10 +377,12 @@ async def measure_lag(stats: Stats, every: float = 0.05) -> None:
 # -- the parent -------------------------------------------------------------------------------------------
 
 
-def manage(*command: str, settings: str) -> dict[str, Any]:
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": settings}
+def manage(*command: str, settings: str, timeout: float = 900) -> dict[str, Any]:
+    # The set-up commands only write fixtures to the bench database: like `make`, they run with the
+    # development defaults (DEBUG=1, no SECRET_KEY needed) unless the caller's environment says otherwise.
+    env = {"DEBUG": "1", **os.environ, "DJANGO_SETTINGS_MODULE": settings}
     out = subprocess.run([sys.executable, str(ROOT / "manage.py"), *command], env=env, check=True,
-                         capture_output=True, text=True, timeout=600)
+                         capture_output=True, text=True, timeout=timeout)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 

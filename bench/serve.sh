@@ -41,7 +41,7 @@ case "${1:-}" in
   scaled)
     export DATABASE_URL=${BENCH_PG:-postgres://postgres@127.0.0.1:5432/okey_bench}
     export REDIS_URL=${BENCH_REDIS:-redis://127.0.0.1:6379/5}
-    export DEBUG=0 SECRET_KEY=${SECRET_KEY:-bench-only-secret-key-not-for-production-use-0123456789}
+    export DEBUG=0 STATIC_HASHED=0 SECRET_KEY=${SECRET_KEY:-$(python3 -c "import secrets; print(secrets.token_urlsafe(64))")}
     export DB_POOL_MAX_SIZE=${DB_POOL_MAX_SIZE:-8}
     db=${DATABASE_URL##*/}
     psql -h 127.0.0.1 -U postgres -tc "SELECT 1 FROM pg_database WHERE datname='$db'" | grep -q 1 \

@@ -11,6 +11,8 @@ class GamesConfig(AppConfig):
     verbose_name = "Oyunlar"
 
     def ready(self) -> None:
+        from games import services  # noqa: F401  (its receiver closes practice when a player sits elsewhere)
+
         if settings.CELERY_INPROCESS_WORKER and serving_in_this_process():
             # Not from here: ready() runs inside django.setup(), and Celery's Django fix-up calls
             # django.setup() again when its worker starts ("populate() isn't reentrant").

@@ -6,15 +6,12 @@ from __future__ import annotations
 
 import random
 
-from django.contrib.auth import get_user_model
-
+from accounts.bots import bot_accounts
 from games.engine import bots as engine_bots
 from games.engine import hand as engine_hand
 from games.engine.errors import EngineError
 from games.engine.replay import replay
 
-BOT_NAMES = ["BotAyla", "BotCem", "BotDeniz", "BotEce", "BotFatih", "BotGizem", "BotHakan", "BotIpek",
-             "BotKerem", "BotLale", "BotMert", "BotNil"]
 # A bot waits this long before it plays, as a person would.
 THINK_SECONDS = (0.8, 2.2)
 
@@ -24,20 +21,8 @@ def think_time() -> float:
 
 
 def bot_users(count: int, *, exclude: set[int] | None = None):
-    """``count`` distinct bot accounts (created on first use; they can never log in)."""
-    User = get_user_model()
-    exclude = exclude or set()
-    chosen = []
-    for name in BOT_NAMES:
-        bot, created = User.objects.get_or_create(username=name, defaults={"is_bot": True, "email": ""})
-        if created:
-            bot.set_unusable_password()
-            bot.save(update_fields=["password"])
-        if bot.pk not in exclude:
-            chosen.append(bot)
-        if len(chosen) == count:
-            return chosen
-    raise RuntimeError("not enough bot accounts")
+    """``count`` distinct bot accounts: found by ``is_bot``, never by name (see ``accounts.bots``)."""
+    return bot_accounts(count, exclude=exclude)
 
 
 def memory_for(state: engine_hand.HandState, seat: int) -> engine_bots.BotMemory | None:
@@ -49,7 +34,7 @@ def memory_for(state: engine_hand.HandState, seat: int) -> engine_bots.BotMemory
     """
     memory = engine_bots.BotMemory()
     try:
-        states = replay(state.deck, state.rules, state.starting_seat, state.events[1:])
+        states = replay(state.deck, state.rules, state.starting_seat, state.events)
     except (EngineError, ValueError, KeyError):
         return None
     if states[-1].to_dict() != state.to_dict():
@@ -59,6 +44,7 @@ def memory_for(state: engine_hand.HandState, seat: int) -> engine_bots.BotMemory
     return memory
 
 
-def play_turn(state: engine_hand.HandState, seat: int) -> engine_hand.HandState:
-    """The bot plays the seat's whole turn (it may show, declare, draw, discard or finish)."""
-    return engine_bots.play_bot_turn(state, seat, memory=memory_for(state, seat))
+def play_turn(state: engine_hand.HandState, seat: int, *, level: str = "normal") -> engine_hand.HandState:
+    """The bot plays the seat's whole turn (it may show, declare, draw, discard or finish) at
+    ``level`` (easy, normal, hard: ``games.engine.bots``)."""
+    return engine_bots.play_bot_turn(state, seat, level=level, rng=random.Random(), memory=memory_for(state, seat))

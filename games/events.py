@@ -50,17 +50,31 @@ EVENT_OVERLAP = 4
 # Channel-layer calls in flight per server process (publishing, sockets joining and leaving groups):
 # a burst (a thousand sockets closing at once) waits its turn rather than exhausting Redis's pool.
 LAYER_CONCURRENCY = 64
-_gates: dict[asyncio.AbstractEventLoop, asyncio.Semaphore] = {}
+# Table sockets reading their first state at once per server process. A tournament round opens
+# hundreds in the same second; unbounded, their reads filled the thread pool's queue and every move
+# of the tables already playing waited behind them (p99 0.8 s, BENCHMARKS.md). The pool has
+# min(32, cores + 4) threads: half stay free for moves.
+OPENING_CONCURRENCY = 3
+_gates: dict[tuple[asyncio.AbstractEventLoop, str], asyncio.Semaphore] = {}
+
+
+def _loop_gate(name: str, size: int) -> asyncio.Semaphore:
+    """One semaphore per event loop (tests run several loops; a semaphore belongs to one)."""
+    loop = asyncio.get_running_loop()
+    gate = _gates.get((loop, name))
+    if gate is None:
+        for old in [key for key in _gates if key[0].is_closed()]:
+            del _gates[old]
+        gate = _gates[(loop, name)] = asyncio.Semaphore(size)
+    return gate
 
 
 def layer_gate() -> asyncio.Semaphore:
-    loop = asyncio.get_running_loop()
-    gate = _gates.get(loop)
-    if gate is None:
-        for old in [known for known in _gates if known.is_closed()]:
-            del _gates[old]
-        gate = _gates[loop] = asyncio.Semaphore(LAYER_CONCURRENCY)
-    return gate
+    return _loop_gate("layer", LAYER_CONCURRENCY)
+
+
+def opening_gate() -> asyncio.Semaphore:
+    return _loop_gate("opening", OPENING_CONCURRENCY)
 
 
 # Per table, the last batch of sends handed to the server loop: the next waits for it, so one
@@ -203,3 +217,9 @@ def publish_table_lobby(table_id: int) -> None:
     otherwise make each of the four sockets read the whole state four times as the match starts.
     """
     _send(table_group(table_id), {"type": "game.refresh", "reason": "ready", "at": time.time()}, key=table_id)
+
+
+def publish_seat_players_changed(table_id: int, reason: str) -> None:
+    """A player left a running match or came back: no move was made, so a move frame (which sockets
+    pass on only when its move is newer) would be dropped; every client re-reads its state instead."""
+    _send(table_group(table_id), {"type": "game.refresh", "reason": reason, "at": time.time()}, key=table_id)

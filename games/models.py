@@ -142,3 +142,48 @@ class PlayerRating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.salon or 'overall'} {self.ordinal:.1f}"
+
+
+class PracticeTable(models.Model):
+    """A player's table against bots. It lives outside the salons (its room belongs to the hidden
+    practice salon, ``salons.practice``): never listed, counted or rated. One open per player: a
+    second click resumes it; leaving, sitting at a real table or the match's end closes it."""
+
+    class Level(models.TextChoices):
+        EASY = "easy", _("kolay")
+        NORMAL = "normal", _("orta")
+        HARD = "hard", _("zor")
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="practice_tables")
+    table = models.OneToOneField("salons.Table", on_delete=models.CASCADE, related_name="practice")
+    level = models.CharField(_("bot seviyesi"), max_length=8, choices=Level.choices, default=Level.NORMAL)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("pratik masası")
+        verbose_name_plural = _("pratik masaları")
+        constraints = [
+            models.UniqueConstraint(fields=["user"], condition=models.Q(closed_at__isnull=True),
+                                    name="one_open_practice_table_per_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.level}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.closed_at is None
+
+
+class RatingPoint(models.Model):
+    """A player's overall rating after one rated match: the profile draws its history from these."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_points")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    ordinal = models.FloatField()
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["user", "created_at", "pk"]
+        constraints = [models.UniqueConstraint(fields=["user", "match"], name="one_rating_point_per_match")]

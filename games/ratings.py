@@ -6,7 +6,7 @@ from __future__ import annotations
 from openskill.models import PlackettLuce
 
 from games.engine.rules import COUNTDOWN, PENALTY
-from games.models import PlayerRating
+from games.models import PlayerRating, RatingPoint
 
 _model = PlackettLuce()
 
@@ -22,7 +22,8 @@ def finishing_ranks(*, scoring: str, scores: list[int]) -> list[int] | None:
     return [ordered.index(score) + 1 for score in scores]
 
 
-def update_ratings(*, user_ids: list[int], salon_id: int, scoring: str, scores: list[int]) -> None:
+def update_ratings(*, user_ids: list[int], salon_id: int, scoring: str, scores: list[int],
+                   match_id: int | None = None) -> None:
     """Fold one match into the overall and the salon rating of each player (seat order)."""
     ranks = finishing_ranks(scoring=scoring, scores=scores)
     if ranks is None or len(set(user_ids)) < 2:
@@ -40,3 +41,8 @@ def update_ratings(*, user_ids: list[int], salon_id: int, scoring: str, scores: 
             row.matches += 1
             row.wins += rank == 1
         PlayerRating.objects.bulk_update(rows, ["mu", "sigma", "ordinal", "matches", "wins"])
+        if salon is None and match_id is not None:
+            # The overall rating's history, one point per match (the profile's chart).
+            RatingPoint.objects.bulk_create(
+                [RatingPoint(user_id=row.user_id, match_id=match_id, ordinal=row.ordinal) for row in rows],
+                ignore_conflicts=True)

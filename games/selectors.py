@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 
 from games.engine import hand as engine_hand
 from games.engine import match as engine_match
+from games.errors import GameError
 from games.models import Hand, Match, MatchPlayer
 
 
@@ -44,11 +45,22 @@ def match_players(match_id: int) -> dict[int, MatchPlayer]:
     """
     from django.contrib.auth import get_user_model
 
+    from salons.models import Seat
+
     user_table = get_user_model()._meta.db_table
+    # ``left``: the player stood up from a running match (games.services.leave_running_match frees
+    # their seat at the table; nothing else frees a seat while the table plays). A bot plays for them.
     rows = MatchPlayer.objects.raw(
-        f'SELECT mp.*, u.username AS nickname, u.is_bot AS bot FROM {MatchPlayer._meta.db_table} mp '
-        f'JOIN {user_table} u ON u.id = mp.user_id WHERE mp.match_id = %s ORDER BY mp.seat', [match_id])
-    return {player.seat: player for player in rows}
+        f'SELECT mp.*, u.username AS nickname, u.is_bot AS bot, '
+        f'NOT EXISTS (SELECT 1 FROM {Seat._meta.db_table} s WHERE s.table_id = m.table_id AND s.user_id = mp.user_id) '
+        f'AS left_table FROM {MatchPlayer._meta.db_table} mp '
+        f'JOIN {user_table} u ON u.id = mp.user_id JOIN {Match._meta.db_table} m ON m.id = mp.match_id '
+        f'WHERE mp.match_id = %s ORDER BY mp.seat', [match_id])
+    players = {}
+    for player in rows:
+        player.left = bool(player.left_table)
+        players[player.seat] = player
+    return players
 
 
 def public_players(players) -> tuple[list[dict[str, Any]], dict[int, int]]:
@@ -57,15 +69,20 @@ def public_players(players) -> tuple[list[dict[str, Any]], dict[int, int]]:
     seats: dict[int, int] = {}
     for player in players:
         public.append({"seat": player.seat, "nickname": player.nickname, "bot": bool(player.bot),
-                       "away": player.away, "score": player.score, "winner": player.is_winner})
+                       "away": player.away, "left": bool(getattr(player, "left", False)), "score": player.score,
+                       "winner": player.is_winner})
         seats[player.seat] = player.user_id
     return public, seats
+
+
+# The table page's move feed keeps this many lines.
+FEED_LENGTH = 80
 
 
 def table_frame(*, match: Match, hand: Hand | None, seat: int | None,
                 players: list[dict[str, Any]] | None = None, since: int | None = None,
                 match_state: engine_match.MatchState | None = None,
-                hand_state: engine_hand.HandState | None = None) -> dict[str, Any]:
+                hand_state: engine_hand.HandState | None = None, with_feed: bool = False) -> dict[str, Any]:
     """One ``state`` frame for a seat (or a spectator when ``seat`` is None).
 
     ``match_state`` / ``hand_state``: the parsed ``match.state`` / ``hand.state``, when the caller
@@ -102,6 +119,10 @@ def table_frame(*, match: Match, hand: Hand | None, seat: int | None,
         frame["move"] = hand.move
         if since is not None:
             frame["events"] = [event for event in state.events if event.get("move", 0) > since]
+        elif with_feed:
+            # A client that has seen nothing of this hand (a watcher arriving, a page reloaded) gets
+            # the hand's public moves so far for its move feed, never to animate: events are public.
+            frame["feed"] = [event for event in state.events if event.get("move", 0) > 0][-FEED_LENGTH:]
     return frame
 
 
@@ -109,7 +130,6 @@ def arrangement_for(*, user, table_id: int, by: Any) -> list[list[str]]:
     """The "sort by sets / pairs" buttons: groups first, then the loose tiles, for the user's own rack."""
     from games.engine.arrange import arrange_by_pairs, arrange_by_sets
     from games.engine.tiles import format_tile
-    from games.services import GameError
 
     if by not in ("sets", "pairs"):
         raise GameError("bad_argument", _("Dizme türü 'sets' ya da 'pairs' olmalı."), field="by")
@@ -125,31 +145,44 @@ def arrangement_for(*, user, table_id: int, by: Any) -> list[list[str]]:
     return [*groups, [format_tile(tile) for tile in arrangement.loose]]
 
 
-# -- leaderboards and hand history -------------------------------------------------------------------
-
-LEADERBOARD_SIZE = 50
+# -- replays (leaderboards and hand history: games/stats.py) ---------------------------------------
 
 
-def leaderboard(*, salon=None, limit: int = LEADERBOARD_SIZE) -> list[dict[str, Any]]:
-    """Rated players, best first (by mu - 3 sigma). Bots are not ranked."""
-    from games.models import PlayerRating
+def visible_hands(hands, viewer):
+    """The hands ``viewer`` may open: those of public rooms for anyone; those of private rooms
+    (practice tables included) for the match's players, the room's owner and guests, the salon's
+    staff and site admins. The history list, the replay and the proof all filter through this."""
+    from django.db.models import Q
 
-    rows = (
-        PlayerRating.objects.filter(salon=salon, user__is_bot=False, matches__gt=0)
-        .select_related("user")
-        .order_by("-ordinal", "-wins", "user__username")[:limit]
+    from moderation.selectors import moderated_salon_ids
+    from salons.models import RoomAccess
+
+    public = Q(match__table__room__is_private=False)
+    if not getattr(viewer, "is_authenticated", False) or not viewer.is_active:
+        return hands.filter(public)
+    staff_of = moderated_salon_ids(viewer)
+    if staff_of is None:  # a site admin
+        return hands
+    return hands.filter(
+        public
+        | Q(match__in=MatchPlayer.objects.filter(user=viewer).values("match_id"))
+        | Q(match__table__room__owner=viewer)
+        | Q(match__table__room__in=RoomAccess.objects.filter(user=viewer).values("room_id"))
+        | Q(match__table__room__salon__in=staff_of)
     )
-    return [
-        {"rank": index, "nickname": row.user.username, "rating": round(row.ordinal, 1), "matches": row.matches,
-         "wins": row.wins, "games_won": row.user.games_won, "score": row.user.score}
-        for index, row in enumerate(rows, start=1)
-    ]
 
 
-def finished_hands_of(*, user, limit: int = 50) -> list[Hand]:
-    """The player's finished hands, newest first, for their history page."""
+def viewable_finished_hand(*, hand_id: int, viewer) -> Hand | None:
+    """A finished hand ``viewer`` may open, or None (the page then says it does not exist)."""
+    hands = Hand.objects.filter(pk=hand_id, status=Hand.Status.OVER)
+    return visible_hands(hands, viewer).select_related("match", "match__table", "match__table__room").first()
+
+
+def finished_hands_of(*, user, viewer, limit: int = 50) -> list[Hand]:
+    """The player's finished hands that ``viewer`` may open, newest first, for the history page."""
+    hands = Hand.objects.filter(match__players__user=user, status=Hand.Status.OVER)
     return list(
-        Hand.objects.filter(match__players__user=user, status=Hand.Status.OVER)
+        visible_hands(hands, viewer)
         .select_related("match", "match__table", "match__table__room")
         .order_by("-finished_at", "-pk")[:limit]
     )
@@ -164,25 +197,27 @@ def replay_frames(*, hand: Hand, viewer) -> dict[str, Any]:
     if hand.status != Hand.Status.OVER:
         raise ValueError("only finished hands can be replayed")
     state = engine_hand.HandState.from_dict(hand.state)
-    moves = [
-        {"seat": move.seat, "type": move.action, **move.args}
-        for move in Move.objects.filter(hand=hand).order_by("number")
-        if move.action != "deal"
-    ]
+    moves = [{"seat": move.seat, "type": move.action, **move.args}
+             for move in Move.objects.filter(hand=hand).order_by("number")]
     states = replay(state.deck, state.rules, state.starting_seat, moves)
     seat = seat_of(hand.match, viewer)
     players = players_public(hand.match)
     steps = []
     for index, step in enumerate(states):
         view = engine_hand.view_for(step, seat)
-        view["event"] = step.events[-1] if index else step.events[0]
+        # Step k shows move k (a move the engine made with the one before shares its state).
+        view["event"] = step.events[index]
         steps.append(view)
     proof = fair_deal_proof(hand)
     return {"hand": hand.id, "number": hand.number, "seat": seat, "players": players, "steps": steps, **proof}
 
 
 def fair_deal_proof(hand: Hand) -> dict[str, Any]:
-    """What anyone needs to check a finished hand's deal (and the server's own check of it)."""
+    """What anyone needs to check a finished hand's deal (and the server's own check of it).
+
+    Self-contained: with the deck, salt and commitment it holds the rules, the starting seat and
+    every move from the deal on, so ``python -m games.engine verify … --moves proof.json`` needs
+    nothing else."""
     from games.engine import fairness
     from games.models import Move
 
@@ -190,10 +225,57 @@ def fair_deal_proof(hand: Hand) -> dict[str, Any]:
         raise ValueError("the deck of a hand in play is secret")
     state = engine_hand.HandState.from_dict(hand.state)
     moves = [{"seat": move.seat, "type": move.action, **move.args}
-             for move in Move.objects.filter(hand=hand).order_by("number") if move.action != "deal"]
+             for move in Move.objects.filter(hand=hand).order_by("number")]
+    if not moves or moves[0]["type"] != "deal":
+        moves.insert(0, {"seat": None, "type": "deal", "starting_seat": state.starting_seat})
     deck = [engine_hand.format_tile(tile) for tile in state.deck]
     report = fairness.verify_hand(deck, hand.salt, hand.commitment, rules=state.rules,
                                   starting_seat=state.starting_seat, moves=moves)
     return {"commitment": hand.commitment, "salt": hand.salt, "deck": deck, "rules": state.rules.to_dict(),
             "starting_seat": state.starting_seat, "moves": moves,
             "verification": {"valid": report.valid, "problems": report.problems}}
+
+
+# -- the table page: player cards and chat history ------------------------------------------------
+
+
+def player_card(*, nickname: Any) -> dict[str, Any] | None:
+    """What the table shows when a player's name is clicked: public figures only, never an e-mail."""
+    from django.contrib.auth import get_user_model
+
+    from games.models import PlayerRating
+
+    if not isinstance(nickname, str) or not 0 < len(nickname) <= 150:
+        return None
+    user = get_user_model().objects.filter(username__iexact=nickname).first()
+    if user is None:
+        return None
+    rating = PlayerRating.objects.filter(user=user, salon=None).values_list("ordinal", "matches").first()
+    return {
+        "nickname": user.username,
+        "games_played": user.games_played,
+        "win_rate": user.win_rate if user.games_played else None,
+        "rating": round(rating[0], 1) if rating and rating[1] else None,
+        "bot": bool(user.is_bot),
+    }
+
+
+TABLE_CHAT_HISTORY = 30
+
+
+def table_with_room(table_id: int):
+    """The salon table with its room, or None."""
+    from salons.models import Table
+
+    return Table.objects.select_related("room").filter(pk=table_id).first()
+
+
+def table_chat_history(*, user, table_id: int) -> list[dict[str, Any]]:
+    """The table chat's recent visible lines, oldest first, for a page that (re)connects."""
+    from salons import selectors as salon_selectors
+
+    table = table_with_room(table_id)
+    if table is None or salon_selectors.room_access_error(room=table.room, user=user) is not None:
+        return []
+    messages = salon_selectors.recent_chat(room=table.room, table=table, limit=TABLE_CHAT_HISTORY)
+    return [salon_selectors.chat_payload(message) for message in messages]

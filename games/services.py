@@ -14,20 +14,24 @@ from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import connection, models, transaction
+from django.db import IntegrityError, connection, models, transaction
+from django.dispatch import receiver as signal_receiver
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.services import change_chips, record_game_result
-from games import bot_players, events, ratings, selectors
+from games import bot_players, events, ratings, scheduling, selectors
 from games.engine import fairness
 from games.engine import hand as engine_hand
 from games.engine import match as engine_match
 from games.engine.autoplay import auto_move
 from games.engine.errors import EngineError
 from games.engine.rules import CHIPS, RuleSet
-from games.models import Hand, Match, MatchPlayer, Move, ReadyMark
-from salons.models import Seat, Table
+from games.errors import GameError
+from games.models import Hand, Match, MatchPlayer, Move, PracticeTable, ReadyMark
+from salons import services as salon_services
+from salons.models import Room, Seat, Table
+from salons.practice import practice_room_q, practice_salon, real_seat_taken
 
 log = logging.getLogger(__name__)
 
@@ -36,21 +40,9 @@ AWAY_AFTER_TIMEOUTS = 3
 # An away player's turn is played almost at once (a short beat so others can follow it).
 AWAY_TURN_SECONDS = 1
 # The finished hand stays on screen this long before the next one is dealt.
-NEXT_HAND_PAUSE_SECONDS = 6
+NEXT_HAND_PAUSE_SECONDS = scheduling.NEXT_HAND_PAUSE_SECONDS
 # Actions a client may send to the engine; anything else is rejected before the engine sees it.
 PLAYER_ACTIONS = ("draw", "discard", "finish", "show_indicator", "declare_pairs", "take_indicator", "lay_first_okey")
-
-
-class GameError(Exception):
-    """An action a user cannot take now; ``code`` is stable, the message translated."""
-
-    def __init__(self, code: str, message: str, **details: Any):
-        super().__init__(message)
-        self.code = code
-        self.details = details
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "message": str(self), **self.details}
 
 
 # Engine codes shown to users in their language; the engine's own English text is the fallback.
@@ -70,6 +62,26 @@ ENGINE_MESSAGES = {
     "bad_source": lambda: _("Taş ortadan ya da önceki oyuncunun attığından çekilir."),
     "bad_tile": lambda: _("Geçersiz taş."),
     "bad_action": lambda: _("Geçersiz hamle."),
+    "bad_seat": lambda: _("Bu masada böyle bir koltuk yok."),
+    "not_shown": lambda: _("Göstergeyi yalnızca onu gösteren oyuncu alabilir."),
+    "not_declared": lambda: _("Gösterge yalnızca çifte giden oyuncunun çiftini bağlar."),
+    "indicator_taken": lambda: _("Gösterge zaten alındı."),
+    "too_early": lambda: _("Gösterge ikinci turunuzdan itibaren alınabilir."),
+    "already_laid": lambda: _("Bu elde ilk okey zaten ortaya kondu."),
+    "need_both_okeys": lambda: _("Bunun için iki okey de ıstakanızda olmalı."),
+    # Raised only by the site's own bookkeeping (dealing, replays), never by a player's action.
+    "match_over": lambda: _("Maç bitti."),
+    "hand_not_over": lambda: _("El hâlâ oynanıyor."),
+    "wrong_hand": lambda: _("Bu el bu maçın değil."),
+    "bad_event": lambda: _("Geçersiz hamle."),
+    "must_finish": lambda: _("Orta taşlar bitti: son atılan taşı yalnızca elinizi bitirmek için alabilirsiniz; şimdi bitirin."),
+    "pile_empty": lambda: _("Orta taşlar bitti: göstergeyi alamazsınız, yalnızca son atılan taşı bitirmek için alabilirsiniz."),
+}
+
+# Why a finish is not valid (``invalid_finish`` carries it as ``reason``: a stable code), in words.
+FINISH_REASONS = {
+    "no_valid_split": lambda tile: _("%(tile)s olmadan kalan 14 taşınız ne geçerli perlere ayrılıyor ne 7 çift oluyor.") % {"tile": tile},
+    "not_pairs": lambda tile: _("%(tile)s olmadan kalan 14 taşınız 7 çift değil (çifte gittiniz, yalnızca çiftle bitebilirsiniz).") % {"tile": tile},
 }
 
 
@@ -77,8 +89,10 @@ def engine_error(error: EngineError) -> GameError:
     message = ENGINE_MESSAGES.get(error.code)
     text = message() if message else str(error)
     details = {key: value for key, value in error.details.items() if isinstance(value, str | int | bool | None)}
-    if error.code == "invalid_finish":
-        details["reason"] = str(error)
+    reason = FINISH_REASONS.get(details.get("reason")) if error.code == "invalid_finish" else None
+    if reason is not None:
+        # ``reason`` stays the engine's stable code; its words follow in the user's language.
+        details["reason_message"] = reason(details.get("tile", ""))
     return GameError(error.code, text, **details)
 
 
@@ -103,32 +117,58 @@ def mark_ready(*, user, table_id: int) -> Match | None:
             raise GameError("already_playing", _("Bu masada oyun zaten sürüyor."))
         ReadyMark.objects.get_or_create(table=table, user=user)
         seats = list(Seat.objects.filter(table=table).order_by("position"))
-        players = RuleSet.from_dict(table.room.rules).players
+        players = RuleSet.from_stored(table.room.rules).players
         seated = [seat.user_id for seat in seats if seat.user_id]
         ready = set(ReadyMark.objects.filter(table=table).values_list("user_id", flat=True))
         transaction.on_commit(lambda: events.publish_table_lobby(table.id))
+        refusal = None
         if len(seated) == players and set(seated) <= ready:
-            return _start_match(table=table, seats=seats)
+            refusal = _refuse_short_of_stake(table=table, seats=seats)
+            if refusal is None:
+                return _start_match(table=table, seats=seats)
+    if refusal is not None:  # raised after commit: the short players stay stood up
+        raise refusal
     return None
 
 
-def start_match(*, user, table_id: int) -> Match:
-    """The room owner starts the match once every seat is taken (no need to wait for ready marks)."""
+def start_match(*, user, table_id: int, with_bots: bool = False) -> Match:
+    """The room owner starts the match once every seat is taken (no need to wait for ready marks);
+    ``with_bots``: bots take the empty seats first ("Botlarla başlat", someone must sit already)."""
     with transaction.atomic():
         table = _lock_table(table_id)
         if table.room.owner_id != user.id:
             raise GameError("not_owner", _("Maçı yalnızca oda sahibi başlatabilir."))
         if table.status == Table.Status.PLAYING:
             raise GameError("already_playing", _("Bu masada oyun zaten sürüyor."))
-        seats = list(Seat.objects.filter(table=table).order_by("position"))
-        players = RuleSet.from_dict(table.room.rules).players
-        if sum(1 for seat in seats if seat.user_id) != players:
+        seats = list(Seat.objects.select_for_update().filter(table=table).order_by("position"))
+        players = RuleSet.from_stored(table.room.rules).players
+        seated = sum(1 for seat in seats if seat.user_id)
+        if seated != players and not (with_bots and seated):
             raise GameError("table_not_full", _("Maç için bütün sandalyeler dolu olmalı."))
-        return _start_match(table=table, seats=seats)
+        refusal = _refuse_short_of_stake(table=table, seats=seats)
+        if refusal is None:
+            _seat_bots(seats)
+            return _start_match(table=table, seats=seats)
+    raise refusal
+
+
+def _refuse_short_of_stake(*, table: Table, seats: list[Seat]) -> GameError | None:
+    """A chip table starts only if every player still holds the stake: those who do not are stood
+    up (in the caller's transaction) and named in the refusal."""
+    short = salon_services.unseat_players_short_of_stake(table=table, seats=seats)
+    if not short:
+        return None
+    ReadyMark.objects.filter(table=table, user__in=short).delete()
+    names = [player.username for player in short]
+    return GameError(
+        "not_enough_chips",
+        _("Bahsi karşılayacak çipi olmayanlar masadan kaldırıldı: %(names)s") % {"names": ", ".join(names)},
+        players=names,
+    )
 
 
 def _start_match(*, table: Table, seats: list[Seat], seed: str | None = None) -> Match:
-    rules = RuleSet.from_dict(table.room.rules)
+    rules = RuleSet.from_stored(table.room.rules)
     match_state = engine_match.start_match(rules, seed=seed)
     match = Match.objects.create(
         table=table, rules=rules.to_dict(), turn_seconds=table.room.turn_seconds, state=match_state.to_dict()
@@ -158,7 +198,11 @@ def _deal_hand(*, match: Match, match_state: engine_match.MatchState) -> Hand:
         turn_seat=state.turn,
         deadline=_deadline_for(match, state),
     )
-    Move.objects.create(hand=hand, number=0, action="deal", args={"starting_seat": state.starting_seat})
+    # The deal's public event (starting seat, indicator, seats whose show ends the match): a hand
+    # replays, and its deal is checked, from the move log alone.
+    dealt = state.events[0]
+    Move.objects.create(hand=hand, number=0, action="deal",
+                        args={key: value for key, value in dealt.items() if key not in ("move", "type", "seat")})
     _after_commit(hand=hand, since=0)
     return hand
 
@@ -176,9 +220,9 @@ def play(*, user, table_id: int, action: str, move: Any, args: dict[str, Any] | 
     with transaction.atomic():
         hand = _lock_current_hand(table_id)
         players = selectors.match_players(hand.match_id)
-        player = next((player for player in players.values() if player.user_id == user.id), None)
-        if player is None:
-            raise GameError("not_a_player", _("Bu masada oyuncu değilsiniz."))
+        player = _player_of(players, user)
+        if player.left:
+            raise GameError("left_match", _("Masadan kalktınız; yerinize bot oynuyor. Oynamak için masaya dönün."))
         if move != hand.move:
             raise GameError("stale", _("Masa değişti; güncel durum gönderildi."), move=hand.move)
         state = engine_hand.HandState.from_dict(hand.state)
@@ -226,7 +270,9 @@ def resolve_timeout(*, hand_id: int, move: int) -> bool:
         bot = bool(player.bot)
         if bot or player.away:
             # Bots, and players marked away, are played by the bot: it may also finish the hand.
-            new_state = bot_players.play_turn(state, seat)
+            # A practice table's bots play at the level the player chose.
+            level = bot_level_for(hand.match.table_id) if bot else "normal"
+            new_state = bot_players.play_turn(state, seat, level=level)
         else:
             new_state, _events = auto_move(state, seat)
         if not bot:
@@ -254,6 +300,8 @@ def _save_move(*, hand: Hand, state, new_state, seat: int | None, user_id: int |
         if event.get("move", 0) > state.move
     ]
     _insert_rows(moves)
+    if auto:
+        _mark_played_by_server(new_state.events, after=state.move)
     turn_changed = new_state.turn != state.turn
     hand.state = new_state.to_dict()
     hand.move = new_state.move
@@ -274,6 +322,15 @@ def _save_move(*, hand: Hand, state, new_state, seat: int | None, user_id: int |
         _after_commit(hand=hand, since=state.move,
                       snapshot=events.Snapshot(match=match, hand=hand, hand_state=new_state,
                                                players=list(players.values())))
+
+
+def _mark_played_by_server(hand_events: list[dict[str, Any]], *, after: int) -> None:
+    """Flag this move's public events as played by the server (a time-out, an away or left player),
+    so the table's move feed can say so. Only the new events, which this move created, are touched;
+    the move log (``Move.auto``) already records it for replays."""
+    for event in hand_events:
+        if event.get("move", 0) > after:
+            event["auto"] = True
 
 
 def _deadline_for(match: Match, state, *, players: dict[int, MatchPlayer] | None = None) -> Any:
@@ -302,22 +359,32 @@ def _record_hand(*, hand: Hand, state) -> None:
                for player in MatchPlayer.objects.select_for_update().select_related("user").filter(match=match)}
     for seat, player in players.items():
         player.score = match_state.scores[seat]
+    left = _left_seats(match)
     if match_state.rules.scoring == CHIPS:
-        _settle_chips(players=players, deltas=[a - b for a, b in zip(match_state.scores, before, strict=True)],
+        _settle_chips(players={seat: player for seat, player in players.items() if seat not in left},
+                      deltas=[a - b for a, b in zip(match_state.scores, before, strict=True)],
                       hand_number=hand.number)
     if engine_match.is_over(match_state):
-        winners = set(engine_match.winners(match_state))
+        # A player who left the match lost it, whatever the bot playing their seat did.
+        winners = set(engine_match.winners(match_state)) - left
         for seat, player in players.items():
             player.is_winner = seat in winners
         match.status = Match.Status.FINISHED
         match.finished_at = timezone.now()
-        _count_match_for_users(players=players, winners=winners, scores=_match_points(match_state))
-        salon_id = Table.objects.filter(pk=match.table_id).values_list("room__salon_id", flat=True).get()
-        ratings.update_ratings(user_ids=[players[seat].user_id for seat in sorted(players)], salon_id=salon_id,
-                               scoring=match_state.rules.scoring, scores=match_state.scores)
         Table.objects.filter(pk=match.table_id).update(status=Table.Status.WAITING)
+        # Practice is never rated nor counted; its table closes itself at the end of the match.
+        if not _close_finished_practice(table_id=match.table_id):
+            points = [0 if seat in left else value for seat, value in enumerate(_match_points(match_state))]
+            _count_match_for_users(players=players, winners=winners, scores=points)
+            salon_id = Table.objects.filter(pk=match.table_id).values_list("room__salon_id", flat=True).get()
+            ratings.update_ratings(user_ids=[players[seat].user_id for seat in sorted(players)], salon_id=salon_id,
+                                   scoring=match_state.rules.scoring, scores=match_state.scores, match_id=match.pk)
     MatchPlayer.objects.bulk_update(players.values(), ["score", "is_winner"])
     match.save(update_fields=["state", "status", "finished_at"])
+    # Tournaments score their tables here, in the same transaction (a no-op for other matches).
+    from tournaments.services import hand_recorded
+
+    hand_recorded(match=match, match_state=match_state)
 
 
 def _settle_chips(*, players: dict[int, MatchPlayer], deltas: list[int], hand_number: int) -> None:
@@ -386,36 +453,20 @@ def fill_with_bots(*, table_id: int) -> Match | None:
         empty = [seat for seat in seats if seat.user_id is None]
         if not empty or len(empty) == len(seats):
             return None
-        taken = {seat.user_id for seat in seats if seat.user_id}
-        for seat, bot in zip(empty, bot_players.bot_users(len(empty), exclude=taken), strict=True):
-            seat.user = bot
-            seat.taken_at = timezone.now()
-            seat.save(update_fields=["user", "taken_at"])
+        if _refuse_short_of_stake(table=table, seats=seats) is not None:
+            return None
+        _seat_bots(seats)
         return _start_match(table=table, seats=seats)
 
 
-def start_practice(*, user) -> Table:
-    """A private practice table against three bots, open to every player, started at once."""
-    from salons.models import Room, Salon
-
-    if not user.is_authenticated or user.is_bot:
-        raise GameError("login_required", _("Bu işlem için giriş yapın."))
-    with transaction.atomic():
-        salon = Salon.objects.filter(is_active=True).order_by("position", "pk").first()
-        if salon is None:
-            raise GameError("no_salon", _("Açık salon yok."))
-        rules = RuleSet()
-        room = Room(salon=salon, owner=user, name=_("Pratik masası"), rules=rules.to_dict(), is_private=True)
-        room.set_password("")
-        room.save()
-        table = Table.objects.create(room=room, number=1)
-        bots = bot_players.bot_users(rules.players - 1, exclude={user.pk})
-        now = timezone.now()
-        seats = [Seat.objects.create(table=table, position=0, user=user, taken_at=now)]
-        seats += [Seat.objects.create(table=table, position=position, user=bot, taken_at=now)
-                  for position, bot in enumerate(bots, start=1)]
-        _start_match(table=table, seats=seats)
-        return table
+def _seat_bots(seats: list[Seat]) -> None:
+    """Bots in the empty ones of these (locked) seats, each bot once and none already seated."""
+    empty = [seat for seat in seats if seat.user_id is None]
+    taken = {seat.user_id for seat in seats if seat.user_id}
+    for seat, bot in zip(empty, bot_players.bot_users(len(empty), exclude=taken), strict=True):
+        seat.user = bot
+        seat.taken_at = timezone.now()
+        seat.save(update_fields=["user", "taken_at"])
 
 
 def hand_over_to_autoplay(*, user) -> int:
@@ -452,7 +503,309 @@ def abandon_match(*, table_id: int, reason: str) -> None:
         transaction.on_commit(lambda: events.publish_match_abandoned(table.id, reason))
 
 
+# -- practice ----------------------------------------------------------------------------------------
+# Practice against bots: one table per player, outside the salons (its room belongs to the hidden
+# salon of ``salons.practice``), never rated. It has rules of its own that real tables do not share:
+# one open table per player, a per-user limit on new ones, the bot level, closing itself.
+
+# New practice tables a player may open per hour (resuming the open one is always allowed): ten
+# clicks must not make ten rooms and ten running matches.
+PRACTICE_PER_HOUR = 6
+PRACTICE_WINDOW = timedelta(hours=1)
+LEVELS = tuple(PracticeTable.Level.values)
+
+
+def open_practice_of(user) -> PracticeTable | None:
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return PracticeTable.objects.filter(user=user, closed_at=None).select_related("table").first()
+
+
+def bot_level_for(table_id: int) -> str:
+    """The level the bots of this table play at (practice tables choose one; elsewhere ``normal``)."""
+    level = PracticeTable.objects.filter(table_id=table_id).values_list("level", flat=True).first()
+    return level or PracticeTable.Level.NORMAL
+
+
+def is_practice_table(table_id: int) -> bool:
+    return PracticeTable.objects.filter(table_id=table_id).exists()
+
+
+def start_practice(*, user, level: str = PracticeTable.Level.NORMAL) -> Table:
+    """The player's practice table against three bots: the open one if there is one, else a new one,
+    started at once. Refused for sanctioned players, while a real match of theirs runs, and beyond
+    ``PRACTICE_PER_HOUR`` new tables an hour."""
+    if not getattr(user, "is_authenticated", False) or user.is_bot:
+        raise GameError("login_required", _("Bu işlem için giriş yapın."))
+    if level not in LEVELS:
+        raise GameError("bad_level", _("Bot seviyesi kolay, orta ya da zor olmalı."))
+    with transaction.atomic():
+        # The player's row first: two clicks at once queue up here and the second resumes.
+        user = get_user_model().objects.select_for_update().get(pk=user.pk)
+        if not user.is_active:
+            raise GameError("inactive", _("Hesabınız etkin değil."))
+        salon = practice_salon()
+        from moderation.selectors import access_error as sanction_error
+
+        sanction = sanction_error(user=user, salon=salon)
+        if sanction is not None:
+            raise GameError(sanction.code, str(sanction))
+        current = PracticeTable.objects.select_for_update().filter(user=user, closed_at=None).first()
+        if current is not None:
+            if Match.objects.filter(table_id=current.table_id, status=Match.Status.RUNNING).exists():
+                return current.table
+            _close(current)  # its match ended without closing it: start afresh
+        real = Seat.objects.filter(user=user).exclude(practice_room_q("table__room__"))
+        if real.filter(table__status=Table.Status.PLAYING).exists():
+            raise GameError("already_playing",
+                            _("Başka bir masada oyununuz sürüyor; pratik için önce o maçın bitmesini bekleyin."))
+        since = timezone.now() - PRACTICE_WINDOW
+        if PracticeTable.objects.filter(user=user, created_at__gte=since).count() >= PRACTICE_PER_HOUR:
+            raise GameError("too_many_practice_tables",
+                            _("Bir saatte en çok %(max)d yeni pratik masası açabilirsiniz; biraz sonra yeniden deneyin.")
+                            % {"max": PRACTICE_PER_HOUR})
+        if real.exists():
+            # One table at a time: a seat waiting at a real table is given up, as take_seat does.
+            from salons.services import release_seats
+
+            release_seats(user=user)
+        rules = RuleSet()
+        room = Room(salon=salon, owner=user, name=_("Pratik masası"), rules=rules.to_dict(), is_private=True)
+        room.set_password("")
+        room.save()
+        table = Table.objects.create(room=room, number=1)
+        try:
+            with transaction.atomic():
+                PracticeTable.objects.create(user=user, table=table, level=level)
+        except IntegrityError:
+            raise GameError("practice_open", _("Pratik masanız zaten açık.")) from None
+        bots = bot_players.bot_users(rules.players - 1, exclude={user.pk})
+        now = timezone.now()
+        seats = [Seat.objects.create(table=table, position=0, user=user, taken_at=now)]
+        seats += [Seat.objects.create(table=table, position=position, user=bot, taken_at=now)
+                  for position, bot in enumerate(bots, start=1)]
+        _start_match(table=table, seats=seats)
+        return table
+
+
+def leave_practice(*, user) -> bool:
+    """Leave the practice table at any time: the match is dropped and the table closes."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    with transaction.atomic():
+        current = PracticeTable.objects.select_for_update().filter(user=user, closed_at=None).first()
+        if current is None:
+            return False
+        _close(current)
+        return True
+
+
+def _close_finished_practice(*, table_id: int) -> bool:
+    """Called when a match ends: a practice table closes itself. True when it was practice."""
+    current = PracticeTable.objects.select_for_update().filter(table_id=table_id).first()
+    if current is None:
+        return False
+    if current.closed_at is None:
+        _close(current, abandon=False)
+    return True
+
+
+def _close(practice: PracticeTable, *, abandon: bool = True) -> None:
+    if abandon:
+        abandon_match(table_id=practice.table_id, reason="practice_left")
+    now = timezone.now()
+    Seat.objects.filter(table_id=practice.table_id).update(user=None, taken_at=None)
+    Room.objects.filter(tables__pk=practice.table_id).update(status=Room.Status.CLOSED, closed_at=now)
+    PracticeTable.objects.filter(pk=practice.pk).update(closed_at=now)
+    practice.closed_at = now
+
+
+@signal_receiver(real_seat_taken, dispatch_uid="games.services.leave_practice_on_real_seat")
+def _leave_when_seated_elsewhere(sender, user, **kwargs) -> None:
+    leave_practice(user=user)
+
+
+# -- leaving a running match, coming back, and a rematch ------------------------------------------------
+
+
+def leave_running_match(*, user, table_id: int) -> Outcome:
+    """"Masadan kalk" while the match runs: a bot plays the seat to the end of the match.
+
+    The player's seat at the table is freed (so they may sit elsewhere at once; a freed seat of a
+    playing table is what marks a player as having left, see ``selectors.match_players``), they are
+    marked away so the turn clock's bot plays each of their turns, and they count as having lost:
+    at a chip table they pay the stake now, as a normal loss, to the players who stay, and their
+    seat is not settled again; at match end they are never a winner. Coming back before the match
+    ends (``return_to_match``) gives the seat back.
+    """
+    if PracticeTable.objects.filter(table_id=table_id, user=user, closed_at=None).exists():
+        # Leaving practice closes it: no bot plays on for nobody.
+        leave_practice(user=user)
+        hand = Hand.objects.filter(match__table_id=table_id).order_by("-number", "-pk").first()
+        return Outcome(hand_id=hand.id if hand else 0, move=hand.move if hand else 0)
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        # The hand's lock before the players' rows, as in every move.
+        hand = _lock_current_hand_any_phase(table_id)
+        match = hand.match
+        players = selectors.match_players(match.id)
+        player = _player_of(players, user)
+        if player.left:
+            raise GameError("already_left", _("Bu maçtan zaten kalktınız."))
+        Seat.objects.filter(table=table, user=user).update(user=None, taken_at=None)
+        MatchPlayer.objects.filter(pk=player.pk).update(away=True, timeouts_in_row=AWAY_AFTER_TIMEOUTS)
+        rules = RuleSet.from_dict(match.rules)
+        if rules.scoring == CHIPS and table.room.stake:
+            _pay_stake_for_leaving(user=user, stake=table.room.stake, match=match,
+                                   others=[p.user_id for p in players.values() if p.seat != player.seat and not p.left])
+        if hand.status == Hand.Status.PLAYING and hand.turn_seat == player.seat:
+            hand.deadline = timezone.now() + timedelta(seconds=AWAY_TURN_SECONDS)
+            hand.save(update_fields=["deadline"])
+        _announce_seats(table)
+        transaction.on_commit(lambda: events.publish_seat_players_changed(table.id, "left"))
+        return Outcome(hand_id=hand.id, move=hand.move)
+
+
+def return_to_match(*, user, table_id: int) -> Outcome:
+    """A player who left a running match takes their seat back (before the match ends)."""
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        hand = _lock_current_hand_any_phase(table_id)
+        players = selectors.match_players(hand.match_id)
+        player = _player_of(players, user)
+        if not player.left:
+            raise GameError("not_left", _("Zaten masadasınız."))
+        elsewhere = Seat.objects.select_for_update().filter(user=user).exclude(table=table)
+        if elsewhere.filter(table__status=Table.Status.PLAYING).exists():
+            raise GameError("already_playing", _("Başka bir masada oyununuz sürüyor."))
+        others = list(elsewhere.select_related("table"))
+        Seat.objects.filter(pk__in=[seat.pk for seat in others]).update(user=None, taken_at=None)
+        taken = Seat.objects.filter(table=table, position=player.seat, user__isnull=True).update(
+            user=user, taken_at=timezone.now())
+        if taken != 1:
+            raise GameError("seat_taken", _("Bu koltuk dolu."))
+        MatchPlayer.objects.filter(pk=player.pk).update(away=False, timeouts_in_row=0)
+        if hand.status == Hand.Status.PLAYING and hand.turn_seat == player.seat:
+            hand.deadline = timezone.now() + timedelta(seconds=hand.match.turn_seconds)
+            hand.save(update_fields=["deadline"])
+        _announce_seats(table, *[seat.table for seat in others])
+        transaction.on_commit(lambda: events.publish_seat_players_changed(table.id, "returned"))
+        return Outcome(hand_id=hand.id, move=hand.move)
+
+
+def accept_rematch(*, user, table_id: int) -> Match | None:
+    """"Tekrar oyna" after a finished match: the same seats play again once every person accepts
+    (bots always do). Acceptances are the table's ready marks; the last one starts the match."""
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        if table.status == Table.Status.PLAYING:
+            raise GameError("already_playing", _("Bu masada oyun zaten sürüyor."))
+        last = Match.objects.filter(table=table).order_by("-started_at", "-pk").first()
+        if last is None or last.status != Match.Status.FINISHED:
+            raise GameError("no_rematch", _("Tekrar oynanacak bitmiş bir maç yok."))
+        seats = list(Seat.objects.filter(table=table).select_related("user").order_by("position"))
+        if not any(seat.user_id == user.id for seat in seats):
+            raise GameError("not_seated", _("Önce bir sandalyeye oturun."))
+        for seat in seats:
+            if seat.user_id == user.id or (seat.user_id and seat.user.is_bot):
+                ReadyMark.objects.get_or_create(table=table, user_id=seat.user_id)
+        transaction.on_commit(lambda: events.publish_table_lobby(table.id))
+        players = RuleSet.from_dict(table.room.rules).players
+        seated = [seat.user_id for seat in seats if seat.user_id]
+        ready = set(ReadyMark.objects.filter(table=table).values_list("user_id", flat=True))
+        if len(seated) == players and set(seated) <= ready:
+            return _start_match(table=table, seats=seats)
+    return None
+
+
+# A watcher's page says it is still there every WATCHER_PING_SECONDS; one silent for twice that is gone.
+WATCHER_PING_SECONDS = 30
+
+
+def note_table_watcher(*, table_id: int, channel_name: str, watching: bool) -> int:
+    """Count the people watching a table (not seated): each watcher's socket pings; the count is
+    those heard from recently. Kept in the cache: it is a figure to show, not a record."""
+    from django.core.cache import cache
+
+    key = f"games:table-watchers:{table_id}"
+    now = timezone.now().timestamp()
+    seen = {name: at for name, at in (cache.get(key) or {}).items() if at > now - 2 * WATCHER_PING_SECONDS}
+    if watching:
+        seen[channel_name] = now
+    else:
+        seen.pop(channel_name, None)
+    cache.set(key, seen, 4 * WATCHER_PING_SECONDS)
+    return len(seen)
+
+
+def note_table_player_online(*, table_id: int, nickname: str) -> list[str]:
+    """A seated player's page pings too: the players heard from in the last minute are online; the
+    others' seats are marked offline on every page. In the cache, like the watcher count."""
+    from django.core.cache import cache
+
+    key = f"games:table-online:{table_id}"
+    now = timezone.now().timestamp()
+    seen = {name: at for name, at in (cache.get(key) or {}).items() if at > now - 2 * WATCHER_PING_SECONDS}
+    seen[nickname] = now
+    cache.set(key, seen, 4 * WATCHER_PING_SECONDS)
+    return sorted(seen)
+
+
+def _pay_stake_for_leaving(*, user, stake: int, match: Match, others: list[int]) -> None:
+    """Leaving a chip table loses the stake as a normal loss does: paid now, shared by the others."""
+    User = get_user_model()
+    payer = User.objects.select_for_update().get(pk=user.pk)
+    payment = min(stake, payer.chips)
+    if not payment or not others:
+        return
+    note = f"match {match.pk} left"
+    change_chips(user=payer, amount=-payment, note=note)
+    receivers = list(User.objects.select_for_update().filter(pk__in=others).order_by("pk"))
+    share, rest = divmod(payment, len(receivers))
+    for index, receiver in enumerate(receivers):
+        amount = share + (1 if index < rest else 0)
+        if amount:
+            change_chips(user=receiver, amount=amount, note=note)
+
+
+def _left_seats(match: Match) -> set[int]:
+    """Seats of players who left this running match (their table seat is free)."""
+    sitting = set(Seat.objects.filter(table_id=match.table_id, user__isnull=False).values_list("user_id", flat=True))
+    return {seat for seat, user_id in MatchPlayer.objects.filter(match=match).values_list("seat", "user_id")
+            if user_id not in sitting}
+
+
+def _announce_seats(*tables: Table) -> None:
+    """Room pages see the seat change (after commit). The table page learns it from the frames."""
+    from salons import events as salon_events
+    from salons import selectors as salon_selectors
+
+    def announce(table_id: int, room_id: int) -> None:
+        salon_events.send_now(salon_events.room_group(room_id), {
+            "type": "seat.changed", "room": room_id, "table": salon_selectors.get_table_payload(table_id=table_id)})
+
+    for table in tables:
+        transaction.on_commit(lambda table_id=table.pk, room_id=table.room_id: announce(table_id, room_id))
+
+
+def _lock_current_hand_any_phase(table_id: int) -> Hand:
+    """The running match's latest hand, locked, whether it is being played or between two hands."""
+    hand = (Hand.objects.select_for_update(of=("self",)).select_related("match")
+            .filter(match__table_id=table_id, match__status=Match.Status.RUNNING).order_by("-number").first())
+    if hand is None:
+        raise GameError("no_game", _("Bu masada süren bir oyun yok."))
+    return hand
+
+
 # -- helpers -------------------------------------------------------------------------------------------
+
+
+def _player_of(players: dict[int, MatchPlayer], user) -> MatchPlayer:
+    """The user's seat among the match's players (``selectors.match_players``), or a refusal."""
+    player = next((player for player in players.values() if player.user_id == user.id), None)
+    if player is None:
+        raise GameError("not_a_player", _("Bu masada oyuncu değilsiniz."))
+    return player
 
 
 def _lock_table(table_id: Any) -> Table:
@@ -521,10 +874,8 @@ def _after_commit(*, hand: Hand, since: int, snapshot: events.Snapshot | None = 
     hand_id, over, match_id = hand.id, hand.status == Hand.Status.OVER, hand.match_id
 
     def publish() -> None:
-        from games import tasks
-
         events.publish_hand(hand_id, since=since, snapshot=snapshot)
         if over:
-            tasks.schedule_next_hand(match_id)
+            scheduling.schedule_next_hand(match_id)
 
     transaction.on_commit(publish)

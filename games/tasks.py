@@ -14,7 +14,7 @@ from datetime import timedelta
 from celery import shared_task
 from django.utils import timezone
 
-from games import services
+from games import scheduling, services
 from games.models import Hand, Match
 
 # A finished hand whose next deal is this much overdue lost its task: the sweep deals it.
@@ -52,7 +52,7 @@ def sweep() -> int:
     """Deal overdue hands whose scheduled task never ran; fill waiting tables with bots."""
     now = timezone.now()
     done = 0
-    pause = timedelta(seconds=services.NEXT_HAND_PAUSE_SECONDS + SWEEP_GRACE_SECONDS)
+    pause = timedelta(seconds=scheduling.NEXT_HAND_PAUSE_SECONDS + SWEEP_GRACE_SECONDS)
     waiting = Match.objects.filter(status=Match.Status.RUNNING).exclude(hands__status=Hand.Status.PLAYING)
     for match in waiting:
         last = match.hands.order_by("-number").first()
@@ -78,7 +78,3 @@ def fill_waiting_tables(now) -> int:
     due = [table_id for table_id, first, wait in candidates
            if first is not None and first <= now - timedelta(seconds=wait)]
     return sum(services.fill_with_bots(table_id=table_id) is not None for table_id in due)
-
-
-def schedule_next_hand(match_id: int) -> None:
-    next_hand.apply_async((match_id,), countdown=services.NEXT_HAND_PAUSE_SECONDS)

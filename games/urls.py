@@ -1,15 +1,17 @@
 from django.urls import path
 
+import okeysite.converters  # noqa: F401  (registers <id:...>)
 from games import views
 
 app_name = "games"
 
 urlpatterns = [
-    path("tables/<int:table_id>/", views.table_page, name="table"),
+    path("tables/<id:table_id>/", views.table_page, name="table"),
     path("practice/", views.practice, name="practice"),
+    path("practice/leave/", views.leave_practice, name="leave_practice"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
     path("leaderboard/<slug:salon_slug>/", views.leaderboard, name="salon_leaderboard"),
     path("players/<str:nickname>/hands/", views.hand_history, name="hand_history"),
-    path("hands/<int:hand_id>/", views.hand_replay, name="hand_replay"),
-    path("hands/<int:hand_id>/proof.json", views.hand_proof, name="hand_proof"),
+    path("hands/<id:hand_id>/", views.hand_replay, name="hand_replay"),
+    path("hands/<id:hand_id>/proof.json", views.hand_proof, name="hand_proof"),
 ]

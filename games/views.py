@@ -16,12 +16,30 @@ from games.consumers import table_access
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     from salons.models import Table
 
-    table = Table.objects.select_related("room", "room__salon").filter(pk=table_id).first()
+    table = Table.objects.select_related("room", "room__salon", "practice").filter(pk=table_id).first()
     if table is None:
         raise Http404
+    practice = getattr(table, "practice", None)
+    if practice is not None and not practice.is_open and practice.user_id == request.user.pk:
+        return redirect("home")  # a practice table that closed: nothing to come back to
     if table_access(request.user, table_id, table=table) is not None:
         return render(request, "games/forbidden.html", {"table": table}, status=403)
-    return render(request, "games/table.html", {"table": table, "room": table.room, "strings": table_strings()})
+    from games.services import NEXT_HAND_PAUSE_SECONDS
+
+    return render(request, "games/table.html", {
+        "table": table, "room": table.room, "strings": table_strings(),
+        "quick_phrases": quick_phrases(), "quick_emoji": QUICK_EMOJI, "next_hand_seconds": NEXT_HAND_PAUSE_SECONDS,
+        "practice": practice,
+    })
+
+
+# Sent as chat lines like any other: through the same filter and limits.
+QUICK_EMOJI = ("☺", "♥", "✌", "☕", "★", "☘")  # in every common font, phones and desktops alike
+
+
+def quick_phrases() -> list[str]:
+    """The table chat's one-tap lines, the ones players use at every table."""
+    return [_("İyi oyunlar"), _("Kolay gelsin"), _("Eline sağlık"), _("Bol şans"), _("Teşekkürler"), _("Pardon")]
 
 
 def table_strings() -> dict[str, str]:
@@ -30,9 +48,14 @@ def table_strings() -> dict[str, str]:
         "connected": _("Bağlı"),
         "connecting": _("Bağlanıyor…"),
         "disconnected": _("Bağlantı koptu, yeniden bağlanılıyor…"),
+        "closed": _("Bağlantı kapandı."),
         "your_turn": _("Sıra sizde"),
         "turn_of": _("Sıra: %(name)s"),
-        "waiting": _("Oyuncular bekleniyor"),
+        "waiting_seats": _("Oyuncular bekleniyor · %(n)s/%(total)s oturdu"),
+        "waiting_ready": _("Herkes “Hazırım” deyince başlar · %(n)s/%(total)s hazır"),
+        "bots_in": _("%(n)s sn sonra boş yerlere botlar oturur"),
+        "start_match": _("Maçı başlat"),
+        "start_with_bots": _("Botlarla başlat"),
         "empty_seat": _("Boş"),
         "sit": _("Otur"),
         "leave": _("Kalk"),
@@ -43,6 +66,7 @@ def table_strings() -> dict[str, str]:
         "winner": _("Kazanan: %(names)s"),
         "finished_by": _("%(name)s eli bitirdi"),
         "pile_out": _("Ortadaki taşlar bitti; el yarım kaldı."),
+        "zero_by_indicator": _("Gösterilen gösterge bir oyuncunun puanını sıfıra indirdi; maç bitti."),
         "pairs": _("çift"),
         "sets": _("seri"),
         "okey_finish": _("okey atarak"),
@@ -53,8 +77,77 @@ def table_strings() -> dict[str, str]:
         "drew_discard": _("%(name)s yerden %(tile)s aldı"),
         "discarded": _("%(name)s %(tile)s attı"),
         "select_tile": _("Önce bir taş seçin."),
+        "okey_discard_warning": _("Bu taş okey: atarsanız sağınızdaki oyuncu alabilir. Yine de atmak için bir daha atın."),
         "bots": _("(otomatik)"),
         "bot": _("bot"),
+        # Tiles in words: never "K5" in what a player reads.
+        "color_red": _("kırmızı"),
+        "color_black": _("siyah"),
+        "color_blue": _("mavi"),
+        "color_green": _("yeşil"),
+        "false_joker": _("sahte okey"),
+        "false_joker_as": _("sahte okey (%(tile)s)"),
+        "okey_word": _("okey"),
+        "title_your_turn": _("● Sıra sizde"),
+        "pile_label": _("Ortadan taş çek (%(n)s taş kaldı)"),
+        "pile_label_empty": _("Orta"),
+        "hand_number": _("El %(n)s"),
+        "commitment_title": _("Bu elin deste taahhüdü (SHA-256):"),
+        "left_bot": _("kalktı · bot oynuyor"),
+        "offline": _("bağlı değil"),
+        "going_pairs": _("çifte gidiyor"),
+        "showed_indicator": _("gösterge yaptı"),
+        "starter": _("ilk o başladı"),
+        "rematch_yes": _("✓ tekrar"),
+        "tiles_in_rack": _("Istakada %(n)s taş"),
+        "score": _("Puan"),
+        "discard_of": _("%(name)s attı: %(tile)s"),
+        "discard_empty": _("%(name)s henüz taş atmadı"),
+        "feed_deal": _("El %(n)s dağıtıldı; %(name)s başlıyor."),
+        "feed_drew": _("%(name)s ortadan çekti"),
+        "feed_took": _("%(name)s yerden aldı: %(tile)s"),
+        "feed_threw": _("%(name)s attı: %(tile)s"),
+        "feed_finished": _("%(name)s eli bitirdi: %(tile)s"),
+        "feed_indicator": _("%(name)s gösterge yaptı: %(tile)s"),
+        "feed_take_indicator": _("%(name)s göstergeyi aldı: %(tile)s"),
+        "feed_lay_okey": _("%(name)s ilk okeyi bıraktı: %(tile)s"),
+        "feed_auto": _("(süre doldu, sunucu oynadı)"),
+        # Your own moves, said to you.
+        "my_drew": _("Ortadan çektiniz"),
+        "my_took": _("Yerden aldınız: %(tile)s"),
+        "my_threw": _("Attınız: %(tile)s"),
+        "my_finished": _("Eli bitirdiniz: %(tile)s"),
+        "my_indicator": _("Gösterge yaptınız: %(tile)s"),
+        "my_declared_pairs": _("Çifte gidiyorsunuz"),
+        "my_take_indicator": _("Göstergeyi aldınız: %(tile)s"),
+        "my_lay_okey": _("İlk okeyi bıraktınız: %(tile)s"),
+        "feed_away": _("%(name)s uzakta; hamlelerini sunucu oynuyor."),
+        "feed_back": _("%(name)s geri döndü."),
+        "feed_left": _("%(name)s masadan kalktı; yerine bot oynuyor."),
+        "feed_returned": _("%(name)s masaya döndü."),
+        "finish_no_split": _("%(tile)s ortaya konunca kalan 14 taş ne geçerli perlere ayrılıyor ne de 7 çift oluyor."),
+        "finish_not_pairs": _("%(tile)s ortaya konunca kalan 14 taş 7 çift olmuyor; çifte gittiğiniz için yalnızca çiftle bitebilirsiniz."),
+        "how_sets": _("perlerle (seri ve grup)"),
+        "how_pairs": _("çiftle"),
+        "how_color": _("renkten"),
+        "how_ordered_color": _("sıralı renkten"),
+        "double_okey": _("çift okey"),
+        "finishing_tile": _("Bitiren taş"),
+        "group_run": _("sıralı seri"),
+        "group_set": _("grup"),
+        "group_pair": _("çift"),
+        "player": _("Oyuncu"),
+        "change": _("Bu el"),
+        "total": _("Toplam"),
+        "chips_word": _("çip"),
+        "prizes": _("Ödüller"),
+        "next_hand_in": _("Yeni el %(n)s sn sonra"),
+        "replay_link": _("Eli baştan izle"),
+        "proof_link": _("Adil dağıtım kanıtı"),
+        "rematch_waiting": _("Tekrar oynamayı kabul ettiniz; diğerleri bekleniyor."),
+        "mute": _("Sustur"),
+        "unmute": _("Susturmayı kaldır"),
+        "watchers": _("%(n)s kişi izliyor"),
     }
 
 
@@ -64,13 +157,16 @@ def leaderboard(request: HttpRequest, salon_slug: str | None = None) -> HttpResp
 
     salon = None
     if salon_slug is not None:
-        salon = Salon.objects.filter(slug=salon_slug).first()
+        salon = Salon.objects.filter(slug=salon_slug, is_active=True).first()
         if salon is None:
             raise Http404
+    from games import stats
+
     return render(request, "games/leaderboard.html", {
-        "rows": selectors.leaderboard(salon=salon),
+        "rows": stats.leaderboard(salon=salon),
         "salon": salon,
-        "salons": Salon.objects.order_by("position", "name"),
+        "salons": Salon.objects.filter(is_active=True).order_by("position", "name"),
+        "min_matches": stats.MIN_RATED_MATCHES,
     })
 
 
@@ -80,16 +176,17 @@ def hand_history(request: HttpRequest, nickname: str) -> HttpResponse:
     player = get_user_model().objects.filter(username__iexact=nickname).first()
     if player is None:
         raise Http404
+    from games import stats
+
     return render(request, "games/hand_history.html", {
-        "player": player, "hands": selectors.finished_hands_of(user=player),
+        "player": player, "rows": stats.hand_rows(user=player, viewer=request.user),
     })
 
 
 def hand_replay(request: HttpRequest, hand_id: int) -> HttpResponse:
-    from games.models import Hand
-
-    hand = Hand.objects.select_related("match", "match__table", "match__table__room").filter(pk=hand_id).first()
-    if hand is None or hand.status != Hand.Status.OVER:
+    # A hand in play, or one of a private room the viewer may not open, does not exist for them.
+    hand = selectors.viewable_finished_hand(hand_id=hand_id, viewer=request.user)
+    if hand is None:
         raise Http404
     data = selectors.replay_frames(hand=hand, viewer=request.user)
     return render(request, "games/replay.html", {"hand": hand, "replay": data, "strings": table_strings()})
@@ -98,26 +195,37 @@ def hand_replay(request: HttpRequest, hand_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def practice(request: HttpRequest) -> HttpResponse:
-    """Three bots and the player, started at once: the quickest way to a game."""
+    """Three bots and the player, started at once (or the open practice table, resumed)."""
     from django.contrib import messages
 
     from games import services
 
     try:
-        table = services.start_practice(user=request.user)
+        table = services.start_practice(user=request.user, level=request.POST.get("level") or "normal")
     except services.GameError as error:
         messages.error(request, str(error))
         return redirect("home")
     return redirect("games:table", table_id=table.id)
 
 
+@login_required
+@require_POST
+def leave_practice(request: HttpRequest) -> HttpResponse:
+    """Leave the practice table at any time; it closes."""
+    from django.contrib import messages
+
+    from games import services
+
+    if services.leave_practice(user=request.user):
+        messages.info(request, _("Pratik masasından kalktınız; masa kapandı."))
+    return redirect("home")
+
+
 def hand_proof(request: HttpRequest, hand_id: int) -> HttpResponse:
     """The revealed deck, salt and moves of a finished hand as JSON, for ``python -m games.engine verify``."""
     from django.http import JsonResponse
 
-    from games.models import Hand
-
-    hand = Hand.objects.filter(pk=hand_id, status=Hand.Status.OVER).first()
+    hand = selectors.viewable_finished_hand(hand_id=hand_id, viewer=request.user)
     if hand is None:
         raise Http404
     return JsonResponse(selectors.fair_deal_proof(hand), json_dumps_params={"ensure_ascii": False})

@@ -9,16 +9,19 @@ nothing else. Every change goes through ``moderation.services``; the admin never
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.filters import FieldListFilter, SimpleListFilter
+from django.contrib.admin.options import IncorrectLookupParameters
+from django.contrib.admin.utils import get_fields_from_path
+from django.contrib.admin.views.main import ERROR_FLAG, IGNORED_PARAMS, PAGE_VAR
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
 from django.db.models import Q, QuerySet
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
@@ -42,10 +45,76 @@ from .models import (
     WatchedWord,
 )
 
+logger = logging.getLogger(__name__)
+
 # --- scope -------------------------------------------------------------------------------------
 
 
-class ScopedSalonFilter(admin.SimpleListFilter):
+# What a changelist reads besides filters: page, ordering, search, facets, popups, the error flag.
+CHANGELIST_PARAMS = frozenset({*IGNORED_PARAMS, PAGE_VAR, ERROR_FLAG})
+
+
+class StrictLookups:
+    """Salon staff filter a changelist only through what the admin declares.
+
+    Django's admin accepts any lookup on the model's own fields (``?email__startswith=``) and,
+    through relations, whatever ``list_filter`` names — enough to read a password hash one
+    character at a time from the result count. For salon staff the query string may hold only
+    the parameters of this admin's own filters and its date hierarchy; any other is refused with
+    a 400 before a query runs. The search box uses ``search_fields``, which name nicknames and
+    texts only. Site admins keep Django's rules.
+    """
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict | None = None) -> HttpResponse:
+        # Refuse up front with a plain 400 (Django's own refusal, in ``lookup_allowed`` below,
+        # stays as the second line, but logs a traceback for what is only a bad address).
+        if not selectors.is_site_admin(request.user):
+            unknown = sorted(key for key in request.GET if key not in CHANGELIST_PARAMS
+                             and key not in self.declared_lookups(request))
+            if unknown:
+                logger.warning("changelist lookups refused for user %s: %s", request.user.pk, ", ".join(unknown[:5]))
+                return HttpResponseBadRequest(_("Bu listede bu süzgeç kullanılamaz."), content_type="text/plain; charset=utf-8")
+        return super().changelist_view(request, extra_context)  # type: ignore[misc]
+
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest | None = None) -> bool:
+        if request is not None and selectors.is_site_admin(request.user):
+            return super().lookup_allowed(lookup, value, request)  # type: ignore[misc]
+        return request is not None and lookup in self.declared_lookups(request)
+
+    def declared_lookups(self, request: HttpRequest) -> frozenset[str]:
+        cached = getattr(self, "_declared_lookups", None)
+        if cached is None:
+            cached = self._declared_lookups = frozenset(self._lookups_of_filters(request))
+        return cached
+
+    def _lookups_of_filters(self, request: HttpRequest) -> set[str]:
+        allowed: set[str] = set()
+        hierarchy = getattr(self, "date_hierarchy", None)
+        if hierarchy:
+            allowed |= {f"{hierarchy}__year", f"{hierarchy}__month", f"{hierarchy}__day"}
+        model = self.model  # type: ignore[attr-defined]
+        for item in self.get_list_filter(request):  # type: ignore[attr-defined]
+            if isinstance(item, type) and issubclass(item, SimpleListFilter):
+                allowed.add(item.parameter_name)
+                continue
+            path, filter_class = item if isinstance(item, list | tuple) else (item, FieldListFilter.create)
+            field = get_fields_from_path(model, path)[-1]
+            allowed.update(filter_class(field, request, {}, model, self, field_path=path).expected_parameters())
+        return allowed
+
+
+class ChoiceOnlyFilter(admin.SimpleListFilter):
+    """A list filter whose value must be one of its choices: anything else is a clean "bad
+    filter" answer (the changelist's ?e=1), never a database error on a malformed id."""
+
+    def value(self) -> str | None:
+        value = super().value()
+        if value is None or value in {str(key) for key, _label in self.lookup_choices}:
+            return value
+        raise IncorrectLookupParameters(f"{self.parameter_name}={value!r}")
+
+
+class ScopedSalonFilter(ChoiceOnlyFilter):
     """A salon filter listing only the salons the viewer moderates."""
 
     title = _("salon")
@@ -68,7 +137,7 @@ class ScopedSalonFilter(admin.SimpleListFilter):
         return queryset
 
 
-class ScopedAdmin(admin.ModelAdmin):
+class ScopedAdmin(StrictLookups, admin.ModelAdmin):
     """Read-only by default; visible to moderators; rows limited to the viewer's salons."""
 
     salon_field = "salon"
@@ -100,6 +169,25 @@ class ScopedAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+    def in_scope_or_refused(self, request: HttpRequest, pk: int, attempt: Any) -> Any:
+        """The object a staff action names, when the viewer may see it.
+
+        Outside their salons the action is still handed to the service, which refuses it and logs
+        the attempt; the answer is then a 404, as for an id that does not exist.
+        """
+        obj = self.get_queryset(request).filter(pk=pk).first()
+        if obj is not None:
+            return obj
+        target = self.model._default_manager.filter(pk=pk).first()
+        if target is not None:
+            try:
+                attempt(target)
+            except ServiceError:
+                pass
+            else:  # the service and the admin's scope disagree: never expected, never silent
+                logger.error("staff action on %s #%s outside the viewer's scope was not refused", self.model.__name__, pk)
+        raise Http404
 
     def run_service(self, request: HttpRequest, call: Any, success: Any) -> bool:
         try:
@@ -188,7 +276,8 @@ class ReportAdmin(ScopedAdmin):
             extra.update(
                 evidence=report.evidence,
                 history=selectors.player_history(player=report.reported, viewer=request.user),
-                buttons=[(key, label) for key, label in QUEUE_BUTTONS if key != "salon_ban" or report.salon_id],
+                buttons=[(key, label) for key, label in QUEUE_BUTTONS
+                         if key in services.quick_actions_for(request.user) and (key != "salon_ban" or report.salon_id)],
                 act_url=reverse("admin:moderation_report_act", args=[report.pk]),
                 is_open=report.status == Report.Status.OPEN,
             )
@@ -198,9 +287,12 @@ class ReportAdmin(ScopedAdmin):
         """One click in the queue: the chosen action, through the service, then back to the queue."""
         if request.method != "POST":
             raise PermissionDenied
-        report = get_object_or_404(self.get_queryset(request), pk=report_id)
         action = request.POST.get("action", "")
         reason = request.POST.get("reason", "")
+        report = self.in_scope_or_refused(
+            request, report_id,
+            lambda target: services.act_on_report(actor=request.user, report=target, action=action, reason=reason),
+        )
         ok = self.run_service(
             request,
             lambda: services.act_on_report(actor=request.user, report=report, action=action, reason=reason),
@@ -303,6 +395,11 @@ class SanctionForm(forms.ModelForm):
 
     def limit_to(self, user: Any) -> None:
         self.actor = user
+        # Offer only the kinds this user may give; a forged other kind still reaches the service,
+        # which refuses it and logs the attempt.
+        kinds = services.sanction_kinds_for(user)
+        self.fields["kind"].widget.choices = [(value, label) for value, label in self.fields["kind"].choices
+                                              if value in kinds or value == ""]
         scope = selectors.moderated_salon_ids(user)
         if scope is not None:
             self.fields["salon"].queryset = Salon.objects.filter(pk__in=scope)
@@ -319,16 +416,16 @@ class SanctionForm(forms.ModelForm):
         if user is None:
             raise ValidationError({"nickname": _("Böyle bir oyuncu yok.")})
         try:
-            with transaction.atomic():
-                self.instance = services.apply_sanction(
-                    actor=self.actor,
-                    user=user,
-                    kind=data["kind"],
-                    reason=data["reason"],
-                    duration=DURATIONS[data["duration"]],
-                    salon=data.get("salon"),
-                    room=data.get("room"),
-                )
+            # The service is its own transaction; a refusal it logs must outlive its rollback.
+            self.instance = services.apply_sanction(
+                actor=self.actor,
+                user=user,
+                kind=data["kind"],
+                reason=data["reason"],
+                duration=DURATIONS[data["duration"]],
+                salon=data.get("salon"),
+                room=data.get("room"),
+            )
         except ServiceError as error:
             raise ValidationError(error.message) from None
         return data
@@ -400,7 +497,7 @@ class SanctionAdmin(ScopedAdmin):
         extra = dict(extra_context or {})
         if sanction is not None:
             extra.update(
-                can_lift=sanction.is_active() and self.has_view_permission(request, sanction),
+                can_lift=sanction.is_active() and services.lift_refusal(actor=request.user, sanction=sanction) is None,
                 lift_url=reverse("admin:moderation_sanction_lift", args=[sanction.pk]),
                 lift_form=LiftForm(),
                 show_save=False,
@@ -410,8 +507,11 @@ class SanctionAdmin(ScopedAdmin):
     def lift_view(self, request: HttpRequest, sanction_id: int) -> HttpResponse:
         if request.method != "POST":
             raise PermissionDenied
-        sanction = get_object_or_404(self.get_queryset(request), pk=sanction_id)
         form = LiftForm(request.POST)
+        reason = form.cleaned_data["reason"] if form.is_valid() else ""
+        sanction = self.in_scope_or_refused(
+            request, sanction_id, lambda target: services.lift_sanction(actor=request.user, sanction=target, reason=reason)
+        )
         if not form.is_valid():
             self.message_user(request, _("Kaldırma sebebi 3–200 karakter olmalı."), messages.ERROR)
         else:
@@ -461,7 +561,7 @@ class TrySentenceForm(forms.Form):
     text = forms.CharField(label=_("Cümle"), max_length=500, widget=forms.TextInput(attrs={"size": 80, "autofocus": True}))
 
 
-class WordListAdmin(admin.ModelAdmin):
+class WordListAdmin(StrictLookups, admin.ModelAdmin):
     """Site admins edit the lists (through the services); salon staff may read them and try sentences."""
 
     def has_module_permission(self, request: HttpRequest) -> bool:
@@ -580,20 +680,36 @@ class ChatLineAdmin(ScopedAdmin):
         self._set(request, queryset, visible=True)
 
 
+class RemovedByFilter(ChoiceOnlyFilter):
+    """"Removals by this owner": the target of the per-owner counts' links. It lists only the
+    owner already chosen (by id), so it never becomes a directory of users."""
+
+    title = _("çıkaran")
+    parameter_name = "removed_by__id__exact"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[Any, str]]:
+        value = self.used_parameters.get(self.parameter_name)
+        if not value or not str(value).isdigit() or len(str(value)) > 18:
+            return []
+        owner = model_admin.get_queryset(request).filter(removed_by_id=int(value)).select_related("removed_by").first()
+        return [(owner.removed_by_id, owner.removed_by.username)] if owner else [(int(value), "—")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+        if self.value():
+            return queryset.filter(removed_by_id=int(self.value()))
+        return queryset
+
+
 @admin.register(OwnerRemoval)
 class OwnerRemovalAdmin(ScopedAdmin):
     salon_field = "room__salon"
     list_display = ("created_at", "removed_by", "user", "room", "reason", "until")
-    list_filter = (ScopedSalonFilter, "created_at")
+    list_filter = (ScopedSalonFilter, RemovedByFilter, "created_at")
     search_fields = ("removed_by__username", "user__username", "reason", "room__name")
     list_select_related = ("removed_by", "user", "room")
     date_hierarchy = "created_at"
     readonly_fields = ("created_at", "room", "removed_by", "user", "reason", "until")
     fields = readonly_fields
-
-    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest | None = None) -> bool:
-        # "?removed_by__id__exact=<id>": the link from the per-owner counts.
-        return lookup.startswith("removed_by__") or super().lookup_allowed(lookup, value, request)
 
 
 @admin.register(RemovingOwner)
@@ -636,9 +752,19 @@ class PlayerAdmin(ScopedAdmin):
 
     list_display = ("username", "date_joined", "is_active")
     search_fields = ("username",)
-    fields = ("username", "date_joined", "last_login", "is_active")
+    # Salon staff see the nickname, the account's age and whether it is active: nothing private
+    # (no e-mail, no password, no last login). Site admins also see the last login.
+    fields = ("username", "date_joined", "is_active")
     readonly_fields = fields
     change_form_template = "admin/moderation/player/change_form.html"
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        if selectors.is_site_admin(request.user):
+            return (*self.fields, "last_login")
+        return self.fields
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        return self.get_fields(request, obj)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
         queryset = User.objects.all()
@@ -650,6 +776,7 @@ class PlayerAdmin(ScopedAdmin):
             | Q(sanctions__salon__in=scope)
             | Q(chat_messages__room__salon__in=scope)
             | Q(removals_received__room__salon__in=scope)
+            | Q(removals_made__room__salon__in=scope)
             | Q(seats__table__room__salon__in=scope)
         )
         return Player.objects.filter(pk__in=queryset.filter(seen).values("pk"))

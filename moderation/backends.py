@@ -3,8 +3,10 @@
 They replace Django's ``ModelBackend`` and allauth's backend in ``AUTHENTICATION_BACKENDS``:
 
 * while signing in, ``user_can_authenticate`` is False for a banned player. Restoring a session
-  (``get_user``, on every request and socket) does not check: a ban ends the player's sessions
-  (``services.end_sessions``), so that check would cost a query per request for nothing;
+  (``get_user``, on every request and socket) does not check: a ban raises the player's session
+  generation, part of the session hash that Django's and Channels' auth verify on every request
+  and connect (``accounts.models.User.get_session_auth_hash``), so every older session is dropped
+  whatever its key, and a query per request here would buy nothing;
 * on a correct password of a banned player ``authenticate`` raises ``PermissionDenied``, which
   stops Django from asking the next backend. allauth has kept the user aside by then (as for an
   inactive account), so its adapter's ``pre_login`` shows the ban and why instead of "wrong

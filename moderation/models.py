@@ -288,6 +288,8 @@ class ModerationLog(models.Model):
         CHAT_SHOWN = "chat_shown", _("mesaj yeniden gösterildi")
         WORD_CHANGED = "word_changed", _("kelime listesi değişti")
         STAFF_GRANTED = "staff_granted", _("yönetim paneli erişimi verildi")
+        # A staff member tried something outside their powers (nothing changed).
+        REFUSED = "refused", _("yetki dışı girişim reddedildi")
 
     action = models.CharField(_("işlem"), max_length=20, choices=Action.choices, db_index=True)
     # Null: the system (expiry task).

@@ -108,6 +108,16 @@ def site_ban_message(sanction: Sanction) -> str:
     )
 
 
+def site_ban_notice(user: Any) -> str:
+    """What a player banned from the site reads on the page they are on as its sockets close: why
+    and until when, in the active language (their session is already gone)."""
+    ban = (Sanction.objects.active().filter(user_id=user.pk, kind=Sanction.Kind.SITE_BAN)
+           .order_by("-created_at").first())
+    if ban is None:
+        return str(_("Hesabınız kapatıldı; bağlantınız sonlandırıldı."))
+    return site_ban_message(ban)
+
+
 def request_sanctions(request: Any) -> list[Sanction]:
     """The signed-in user's sanctions in force, read once per HTTP request (the salon check and
     the banner share it), so moderation costs a page one query."""

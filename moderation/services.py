@@ -6,17 +6,22 @@ the Celery task call these; none of them writes a moderation row itself.
 
 Entry points other apps use:
 
-* chat: ``check_can_chat`` (mutes), ``screen_chat_text`` (the filter; returns a ``ScreenedText``),
-  ``record_chat_verdict`` / ``record_blocked_chat`` (what the filter did, for staff);
+* chat (defined in ``moderation.chat``, which ``salons.services`` imports): ``check_can_chat``
+  (mutes), ``screen_chat_text`` (the filter; returns a ``ScreenedText``), ``record_chat_verdict`` /
+  ``record_blocked_chat`` (what the filter did, for staff);
 * accounts: ``check_nickname`` (registered as a nickname check), ``remember_session``;
 * staff: ``file_report``, ``dismiss_report``, ``act_on_report``, ``apply_sanction``,
   ``lift_sanction``, ``expire_sanctions``, ``review_line``, ``set_message_visibility``, the word
-  list functions.
+  list functions. Staff powers are decided here only (``sanction_refusal``, ``lift_refusal``);
+  a refusal is logged like an action (``staff_service``).
 """
 
 from __future__ import annotations
 
+import contextvars
+import functools
 import logging
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from importlib import import_module
 from typing import Any
@@ -24,16 +29,28 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts import services as account_services
 from accounts.errors import ServiceError
 from accounts.models import User
 from salons import events
 from salons.models import ChatMessage, Room, RoomPresence, Salon, SalonStaff, Seat, Table
 
 from . import selectors
-from .chatfilter import FilterResult
+
+# The chat screening steps live in ``moderation.chat`` (salons call it directly, so the two apps'
+# services never import each other); they stay importable from here for staff code.
+from .chat import (  # noqa: F401
+    ChatBlocked,
+    ScreenedText,
+    _Reasons,
+    check_can_chat,
+    record_blocked_chat,
+    record_chat_verdict,
+    screen_chat_text,
+)
 from .models import (
     AllowedWord,
     FilteredLine,
@@ -102,130 +119,111 @@ def _log(
     )
 
 
-# --- the chat filter ---------------------------------------------------------------------------
+# --- staff powers and refusals ------------------------------------------------------------------
 
 
-class ScreenedText(str):
-    """The text to store (censored when the filter censored it), carrying the filter's verdict.
+class StaffRefused(ServiceError):
+    """A staff member tried something outside their powers. Nothing changes, but the attempt is
+    logged (``ModerationLog.Action.REFUSED``) as an action would be, so site admins see it."""
 
-    A ``str`` so ``salons.services.screen_chat_text`` keeps its contract ("returns the text to
-    store"), while ``post_chat_message`` can still read whether the line is held or flagged.
+    def __init__(
+        self, code: str, message: Any, *, actor: Any, attempted: str, target: Any = None, salon: Any = None,
+        sanction: Sanction | None = None, report: Report | None = None, reason: str = "", **details: Any,
+    ) -> None:
+        super().__init__(code, message)
+        self.log_line = {
+            "actor": actor, "target": target, "salon": salon, "sanction": sanction, "report": report,
+            "reason": reason, "attempted": attempted, "code": code, **details,
+        }
+
+
+# How many staff services are running in this call stack: only the outermost logs a refusal,
+# after every transaction of ours has rolled back (an inner one's line would go with them).
+_service_depth: contextvars.ContextVar[int] = contextvars.ContextVar("moderation_service_depth", default=0)
+
+
+def staff_service(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``transaction.atomic`` for staff use cases, plus: a ``StaffRefused`` raised inside is
+    written to the moderation log once the service's transaction has rolled back."""
+    atomic_func = transaction.atomic(func)
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        token = _service_depth.set(_service_depth.get() + 1)
+        try:
+            return atomic_func(*args, **kwargs)
+        except StaffRefused as refusal:
+            if _service_depth.get() == 1:
+                line = dict(refusal.log_line)
+                _log(
+                    ModerationLog.Action.REFUSED,
+                    actor=line.pop("actor"), target=line.pop("target"), salon=line.pop("salon"),
+                    sanction=line.pop("sanction"), report=line.pop("report"), reason=line.pop("reason"), **line,
+                )
+            raise
+        finally:
+            _service_depth.reset(token)
+
+    return wrapper
+
+
+def is_protected_staff(user: User) -> bool:
+    """Staff of any salon, anyone with admin access and site admins: out of salon staff's reach."""
+    return bool(user.is_superuser or user.is_staff or SalonStaff.objects.filter(user=user).exists())
+
+
+def sanction_refusal(
+    *, actor: Any, user: User, kind: str, salon_id: int | None, attempted: str = "apply_sanction", **context: Any
+) -> StaffRefused | None:
+    """Why ``actor`` may not give ``user`` a sanction of ``kind`` in ``salon_id`` (None: allowed).
+
+    The one definition of staff powers: site bans belong to site admins; salon staff act only in
+    the salons they moderate and never on staff (of any salon) or site admins; nobody sanctions
+    themselves or a site admin.
     """
-
-    verdict: FilterResult
-    original: str
-
-    def __new__(cls, shown: str, *, original: str, verdict: FilterResult) -> ScreenedText:
-        obj = super().__new__(cls, shown)
-        obj.original = original
-        obj.verdict = verdict
-        return obj
-
-    @property
-    def visible(self) -> bool:
-        return self.verdict.action != "hold"
-
-
-class ChatBlocked(ServiceError):
-    """A line the filter blocked; ``post_chat_message`` records it for staff after the rollback."""
-
-    def __init__(self, *, original: str, verdict: FilterResult) -> None:
-        super().__init__("chat_blocked", _blocked_message(verdict.categories), categories=list(verdict.categories))
-        self.original = original
-        self.verdict = verdict
-
-
-_CATEGORY_WHY = {
-    "insult": _("küfür ve hakaret yasaktır"),
-    "politics": _("siyaset ve tartışma yasaktır"),
-    "advertising": _("reklam yasaktır (bağlantı, alan adı, telefon numarası, sosyal medya hesabı)"),
-    "custom": _("salon sorumlularının yasakladığı bir ifade var"),
-}
-
-
-class _Reasons:
-    """Lazy join of the category reasons, rendered in the language active when shown."""
-
-    def __init__(self, categories: list[str]) -> None:
-        self.categories = categories
-
-    def __str__(self) -> str:
-        return "; ".join(str(_CATEGORY_WHY.get(c, c)) for c in self.categories)
-
-
-class _LazyFormat:
-    def __init__(self, template: Any, **values: Any) -> None:
-        self.template = template
-        self.values = values
-
-    def __str__(self) -> str:
-        return str(self.template) % {key: str(value) for key, value in self.values.items()}
-
-
-def _blocked_message(categories: list[str]) -> Any:
-    return _LazyFormat(_("Mesajınız gönderilmedi: %(why)s."), why=_Reasons(categories))
-
-
-def check_can_chat(*, user: User, room: Room, now: datetime | None = None) -> None:
-    """Refuse a muted player (in this salon or everywhere), saying until when and why."""
-    mute = selectors.active_mute(user, room.salon_id, now)
-    if mute is not None:
-        raise ServiceError(
-            "muted",
-            _("Susturuldunuz: %(until)s tarihine kadar sohbete yazamazsınız. Sebep: %(reason)s.")
-            % {"until": selectors.until_text(mute), "reason": mute.reason},
+    where = {"actor": actor, "target": user, "salon": salon_id, "attempted": attempted, "kind": kind, **context}
+    site_admin = selectors.is_site_admin(actor)
+    if kind == Sanction.Kind.SITE_BAN and not site_admin:
+        return StaffRefused("site_admin_only", _("Site yasağını yalnızca site yöneticileri verir ya da kaldırır."), **where)
+    if not selectors.can_moderate(actor, salon_id):
+        return StaffRefused("not_allowed", _("Bu salonda yetkiniz yok."), **where)
+    if getattr(actor, "pk", None) == user.pk:
+        return StaffRefused("sanction_self", _("Kendinize yaptırım uygulayamazsınız."), **where)
+    if user.is_superuser:
+        return StaffRefused("sanction_staff", _("Site yöneticilerine yaptırım uygulanamaz."), **where)
+    if not site_admin and is_protected_staff(user):
+        return StaffRefused(
+            "sanction_staff", _("Salon sorumlularına yalnızca site yöneticileri yaptırım uygulayabilir."), **where
         )
+    return None
 
 
-def screen_chat_text(*, user: User, text: str) -> ScreenedText:
-    """Run one (already trimmed) line through the filter with today's staff lists.
-
-    Blocked lines raise ``ChatBlocked`` (the sender reads why); everything else comes back as
-    the text to store: censored text with ``*``, or the original for allow/flag/hold.
-    """
-    verdict = selectors.try_sentence(text)
-    if verdict.action == "block":
-        raise ChatBlocked(original=text, verdict=verdict)
-    return ScreenedText(verdict.text, original=text, verdict=verdict)
-
-
-def record_chat_verdict(*, message: ChatMessage, screened: str) -> FilteredLine | None:
-    """Called by ``post_chat_message`` in its transaction: keep what the filter did, queue held and
-    flagged lines for staff. Allowed lines leave no trace here."""
-    verdict = getattr(screened, "verdict", None)
-    if verdict is None or verdict.action == "allow":
-        return None
-    review = FilteredLine.Review.PENDING if verdict.action in ("hold", "flag") else FilteredLine.Review.NONE
-    return FilteredLine.objects.create(
-        message=message,
-        salon_id=message.room.salon_id,
-        room_id=message.room_id,
-        table_id=message.table_id,
-        author=message.author,
-        original=getattr(screened, "original", str(screened))[:500],
-        shown=str(screened)[:500],
-        action=verdict.action,
-        categories=list(verdict.categories),
-        reasons=list(verdict.reasons),
-        review=review,
-    )
+def lift_refusal(*, actor: Any, sanction: Sanction, reason: str = "") -> StaffRefused | None:
+    """Why ``actor`` may not lift ``sanction`` (None: allowed): site bans are lifted by site
+    admins only, other sanctions by the staff of their salon."""
+    where = {"actor": actor, "target": sanction.user, "salon": sanction.salon_id, "sanction": sanction,
+             "attempted": "lift_sanction", "kind": sanction.kind, "reason": reason}
+    if sanction.kind == Sanction.Kind.SITE_BAN and not selectors.is_site_admin(actor):
+        return StaffRefused("site_admin_only", _("Site yasağını yalnızca site yöneticileri verir ya da kaldırır."), **where)
+    if not selectors.can_moderate(actor, sanction.salon_id):
+        return StaffRefused("not_allowed", _("Bu salonda yetkiniz yok."), **where)
+    return None
 
 
-@transaction.atomic
-def record_blocked_chat(*, error: ChatBlocked, user: User, room: Room, table: Table | None = None) -> FilteredLine:
-    """A blocked line is never sent, but staff should see who keeps trying (ad spam)."""
-    return FilteredLine.objects.create(
-        message=None,
-        salon_id=room.salon_id,
-        room=room,
-        table=table,
-        author=user,
-        original=error.original[:500],
-        shown="",
-        action="block",
-        categories=list(error.verdict.categories),
-        reasons=list(error.verdict.reasons),
-    )
+def sanction_kinds_for(actor: Any) -> list[str]:
+    """The kinds ``actor`` may give at all (forms offer only these; the services still decide)."""
+    if selectors.is_site_admin(actor):
+        return list(Sanction.Kind.values)
+    return [kind for kind in Sanction.Kind.values if kind != Sanction.Kind.SITE_BAN]
+
+
+def quick_actions_for(actor: Any) -> list[str]:
+    """The queue's one-click actions ``actor`` may use."""
+    kinds = sanction_kinds_for(actor)
+    return ["dismiss", *(key for key, (kind, _duration) in QUICK_ACTIONS.items() if kind in kinds)]
+
+
+# --- the chat filter ---------------------------------------------------------------------------
 
 
 def _publish_chat(message: ChatMessage) -> None:
@@ -236,7 +234,7 @@ def _publish_chat(message: ChatMessage) -> None:
     events.publish(group, "chat.message", message=payload)
 
 
-@transaction.atomic
+@staff_service
 def review_line(*, actor: User, line: FilteredLine, approve: bool, now: datetime | None = None) -> FilteredLine:
     """Staff decide on a held or flagged line.
 
@@ -246,7 +244,8 @@ def review_line(*, actor: User, line: FilteredLine, approve: bool, now: datetime
     now = now or timezone.now()
     line = FilteredLine.objects.select_for_update().get(pk=line.pk)
     if not selectors.can_moderate(actor, line.salon_id):
-        raise ServiceError("not_allowed", _("Bu salonda yetkiniz yok."))
+        raise StaffRefused("not_allowed", _("Bu salonda yetkiniz yok."), actor=actor, target=line.author,
+                           salon=line.salon_id, attempted="review_line", line=line.pk)
     if line.review != FilteredLine.Review.PENDING:
         raise ServiceError("already_reviewed", _("Bu mesaj zaten incelendi."))
     message = ChatMessage.objects.select_for_update().filter(pk=line.message_id).first() if line.message_id else None
@@ -273,13 +272,14 @@ def review_line(*, actor: User, line: FilteredLine, approve: bool, now: datetime
     return line
 
 
-@transaction.atomic
+@staff_service
 def set_message_visibility(*, actor: User, message: ChatMessage, visible: bool, now: datetime | None = None) -> ChatMessage:
     """Hide a line from everyone (it stays stored as evidence) or show it again."""
     now = now or timezone.now()
     message = ChatMessage.objects.select_for_update().select_related("room", "author").get(pk=message.pk)
     if not selectors.can_moderate(actor, message.room.salon_id):
-        raise ServiceError("not_allowed", _("Bu salonda yetkiniz yok."))
+        raise StaffRefused("not_allowed", _("Bu salonda yetkiniz yok."), actor=actor, target=message.author,
+                           salon=message.room.salon_id, attempted="set_message_visibility", chat_message=message.pk)
     if message.visible == visible:
         return message
     message.visible = visible
@@ -444,6 +444,8 @@ def file_report(
         raise ServiceError("no_user", _("Böyle bir oyuncu yok."))
     if reporter.pk == reported.pk:
         raise ServiceError("report_self", _("Kendinizi şikayet edemezsiniz."))
+    if reported.is_bot:
+        raise ServiceError("report_bot", _("Botlar şikayet edilemez: bir botun oyunu bir kişiye ait değildir."))
     if reason not in Report.Reason.values:
         raise ServiceError("bad_reason", _("Bir şikayet sebebi seçin."))
     note = " ".join(str(note or "").split())
@@ -489,19 +491,25 @@ def file_report(
     return report
 
 
-def _lock_open_report(report: Report, actor: User) -> Report:
+def _lock_open_report(report: Report, actor: User, action: str) -> Report:
     report = Report.objects.select_for_update().get(pk=report.pk)
+    where = {"actor": actor, "target": report.reported, "salon": report.salon_id, "report": report,
+             "attempted": "act_on_report", "queue_action": action}
     if not selectors.can_moderate(actor, report.salon_id):
-        raise ServiceError("not_allowed", _("Bu salonda yetkiniz yok."))
+        raise StaffRefused("not_allowed", _("Bu salonda yetkiniz yok."), **where)
+    if not selectors.is_site_admin(actor) and is_protected_staff(report.reported):
+        # A complaint about staff is for site admins, not for the staff's colleagues to bury.
+        raise StaffRefused("sanction_staff", _("Sorumlular hakkındaki şikayetlere yalnızca site yöneticileri bakar."),
+                           **where)
     if report.status != Report.Status.OPEN:
         raise ServiceError("report_closed", _("Bu şikayet zaten sonuçlandı."))
     return report
 
 
-@transaction.atomic
+@staff_service
 def dismiss_report(*, actor: User, report: Report, note: str = "", now: datetime | None = None) -> Report:
     now = now or timezone.now()
-    report = _lock_open_report(report, actor)
+    report = _lock_open_report(report, actor, "dismiss")
     report.status = Report.Status.DISMISSED
     report.handled_by = actor
     report.handled_at = now
@@ -512,14 +520,14 @@ def dismiss_report(*, actor: User, report: Report, note: str = "", now: datetime
     return report
 
 
-@transaction.atomic
+@staff_service
 def act_on_report(*, actor: User, report: Report, action: str, reason: str = "", now: datetime | None = None) -> Report:
     """The queue's one-click actions: dismiss, warn, mute 1 h / 24 h, salon ban, site ban."""
     if action == "dismiss":
         return dismiss_report(actor=actor, report=report, note=reason, now=now)
     if action not in QUICK_ACTIONS:
         raise ServiceError("bad_action", _("Bilinmeyen işlem."))
-    report = _lock_open_report(report, actor)
+    report = _lock_open_report(report, actor, action)
     kind, duration = QUICK_ACTIONS[action]
     if kind == Sanction.Kind.SALON_BAN and report.salon_id is None:
         raise ServiceError("no_salon", _("Profil şikayetinde salon yasağı verilemez."))
@@ -540,15 +548,6 @@ def act_on_report(*, actor: User, report: Report, action: str, reason: str = "",
 # --- sanctions ---------------------------------------------------------------------------------
 
 
-def _check_target(actor: User, user: User, salon_id: int | None) -> None:
-    if actor.pk == user.pk:
-        raise ServiceError("sanction_self", _("Kendinize yaptırım uygulayamazsınız."))
-    if user.is_superuser:
-        raise ServiceError("sanction_staff", _("Site yöneticilerine yaptırım uygulanamaz."))
-    if not selectors.is_site_admin(actor) and SalonStaff.objects.filter(user=user, salon_id__in=selectors.moderated_salon_ids(actor) or ()).exists():
-        raise ServiceError("sanction_staff", _("Salon sorumlularına yalnızca site yöneticileri yaptırım uygulayabilir."))
-
-
 def _kick_from(user: User, *, rooms: list[int], tables: list[int]) -> None:
     """After commit: close the user's room and table sockets in these rooms and tables."""
     for room_id in rooms:
@@ -564,7 +563,7 @@ def _sockets_in(user: User, rooms_qs: Any) -> tuple[list[int], list[int]]:
     return room_ids, table_ids
 
 
-@transaction.atomic
+@staff_service
 def apply_sanction(
     *,
     actor: User,
@@ -586,15 +585,14 @@ def apply_sanction(
     * site ban: sessions ended, every socket closed ("user.banned"), waiting seats freed, running
       games handed to auto-play, login refused.
 
-    ``duration=None`` is permanent. Site admins may do anything; salon staff only within their
-    salons (a site ban they give is tied to their salon, so they see it in their lists).
+    ``duration=None`` is permanent. Who may do what is ``sanction_refusal``: site bans and
+    anything on staff belong to site admins, salon staff act within their salons (a refusal is
+    logged). A site ban may name the salon where it happened, so that salon's staff see it.
     """
     now = now or timezone.now()
     if kind not in Sanction.Kind.values:
         raise ServiceError("bad_kind", _("Bilinmeyen yaptırım türü."))
     reason = " ".join(str(reason or "").split())
-    if not 3 <= len(reason) <= SANCTION_REASON_MAX:
-        raise ServiceError("reason_required", _("Sebep 3–%(max)d karakter olmalı.") % {"max": SANCTION_REASON_MAX})
     if room is not None:
         room = Room.objects.select_related("salon").get(pk=room.pk)
         salon = room.salon
@@ -605,10 +603,13 @@ def apply_sanction(
     if kind == Sanction.Kind.SALON_BAN and salon is None:
         raise ServiceError("salon_required", _("Salon yasağı için bir salon seçin."))
     salon_id = salon.pk if salon is not None else None
-    if not selectors.can_moderate(actor, salon_id):
-        raise ServiceError("not_allowed", _("Bu salonda yetkiniz yok."))
     user = User.objects.get(pk=user.pk)
-    _check_target(actor, user, salon_id)
+    refusal = sanction_refusal(actor=actor, user=user, kind=kind, salon_id=salon_id, report=report, reason=reason,
+                               room=room.pk if room else None)
+    if refusal is not None:
+        raise refusal
+    if not 3 <= len(reason) <= SANCTION_REASON_MAX:
+        raise ServiceError("reason_required", _("Sebep 3–%(max)d karakter olmalı.") % {"max": SANCTION_REASON_MAX})
     if duration is not None:
         if duration <= timedelta(0) or duration > MAX_DURATION:
             raise ServiceError("bad_duration", _("Geçersiz süre."))
@@ -650,11 +651,13 @@ def _enforce(sanction: Sanction) -> None:
 
     user = sanction.user
     if sanction.kind == Sanction.Kind.SITE_BAN:
+        # Every session, including those whose key changed since login (a password change), and
+        # every socket connect from now on; the sockets already open close on "user.banned".
+        account_services.end_every_session(user=user)
         end_sessions(user=user)
         salon_services.release_seats(user=user)
-        with translation.override(settings.LANGUAGE_CODE):
-            message = selectors.site_ban_message(sanction)
-        events.publish(user_group(user.pk), "user.banned", user_id=user.pk, message=message)
+        # Each socket says why and until when in its own reader's language (site_ban_notice).
+        events.publish(user_group(user.pk), "user.banned", user_id=user.pk)
         transaction.on_commit(lambda: _hand_over_games(user.pk))
     elif sanction.kind == Sanction.Kind.SALON_BAN:
         rooms = Room.objects.filter(salon_id=sanction.salon_id)
@@ -682,13 +685,15 @@ def _hand_over_games(user_id: int) -> None:
         logger.exception("could not hand the games of user %s to auto-play", user_id)
 
 
-@transaction.atomic
+@staff_service
 def lift_sanction(*, actor: User, sanction: Sanction, reason: str, now: datetime | None = None) -> Sanction:
-    """End a sanction early (a mistake, an appeal); logged like everything else."""
+    """End a sanction early (a mistake, an appeal); logged like everything else. Site bans are
+    lifted by site admins only (``lift_refusal``)."""
     now = now or timezone.now()
     sanction = Sanction.objects.select_for_update().get(pk=sanction.pk)
-    if not selectors.can_moderate(actor, sanction.salon_id):
-        raise ServiceError("not_allowed", _("Bu salonda yetkiniz yok."))
+    refusal = lift_refusal(actor=actor, sanction=sanction, reason=str(reason or ""))
+    if refusal is not None:
+        raise refusal
     if not sanction.is_active(now):
         raise ServiceError("not_active", _("Bu yaptırım zaten sona ermiş."))
     reason = " ".join(str(reason or "").split())

@@ -1,5 +1,6 @@
-"""ASGI entry point: HTTP through Django, WebSockets through Channels with session auth and an
-origin check (a page on another site must not open a socket with our cookies)."""
+"""ASGI entry point: HTTP through Django, WebSockets through Channels behind the site's socket guards
+(okeysite/sockets.py: origin check by scheme, host and port — a page on another site or port must not
+open a socket with our cookies — session auth, caps per user and address, a message budget)."""
 
 import gc
 import os
@@ -9,11 +10,12 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "okeysite.settings")
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from okeysite.observability import SocketIdMiddleware  # noqa: E402
+from okeysite.proxy import TrustedProxyMiddleware  # noqa: E402
 from okeysite.routing import websocket_urlpatterns  # noqa: E402
+from okeysite.sockets import guarded  # noqa: E402
 
 # Garbage collection: a server process holds hundreds of thousands of long-lived objects (Django,
 # Twisted, a consumer per socket), and every full collection walked them all, holding up every
@@ -22,9 +24,9 @@ from okeysite.routing import websocket_urlpatterns  # noqa: E402
 gc.freeze()
 gc.set_threshold(*(int(part) for part in os.environ.get("GC_THRESHOLDS", "50000,20,100").split(",")))
 
-application = ProtocolTypeRouter(
+application = TrustedProxyMiddleware(SocketIdMiddleware(ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": guarded(URLRouter(websocket_urlpatterns)),
     }
-)
+)))

@@ -24,11 +24,32 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_bool("DEBUG", True)
-# The embedded default key is only for local play; production must set SECRET_KEY.
-SECRET_KEY = os.environ.get("SECRET_KEY", "dev-only-insecure-key-change-me-in-production")
-if not DEBUG and SECRET_KEY.startswith("dev-only"):
-    raise RuntimeError("Set SECRET_KEY in the environment when DEBUG is off.")
+# Off unless asked for: a server started with nothing set must not show tracebacks or accept a
+# known key. `make run` and `make test` (okeysite/settings_test.py) turn it on for local work.
+DEBUG = env_bool("DEBUG", False)
+DEV_SECRET_KEY = "dev-only-insecure-key-change-me-in-production"
+SECRET_KEY = os.environ.get("SECRET_KEY", DEV_SECRET_KEY if DEBUG else "")
+PLACEHOLDER_KEY_WORDS = ("change-me", "changeme", "change_me", "placeholder", "dev-only", "insecure", "secret-key",
+                         "django-insecure", "example", "your-secret")
+
+
+def secret_key_problem(key: str) -> str | None:
+    """Why a key is unfit for production, or None. Mirrors Django's deploy check (W009) and refuses
+    the placeholders that documentation and compose files tend to carry."""
+    if not key:
+        return "SECRET_KEY is not set"
+    if len(key) < 50 or len(set(key)) < 5:
+        return "SECRET_KEY must be at least 50 characters with at least 5 different ones"
+    if any(word in key.lower() for word in PLACEHOLDER_KEY_WORDS):
+        return "SECRET_KEY looks like a placeholder"
+    return None
+
+
+if not DEBUG and (problem := secret_key_problem(SECRET_KEY)):
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured(f"{problem}: set a long random one, e.g. "
+                               "`python -c 'import secrets; print(secrets.token_urlsafe(64))'`.")
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "http://127.0.0.1:8000,http://localhost:8000")
@@ -49,12 +70,16 @@ INSTALLED_APPS = [
     "salons",
     "games",
     "moderation",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "okeysite.observability.RequestIdMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "okeysite.middleware.RejectNulBytesMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -150,7 +175,22 @@ USE_TZ = True
 
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
+# Hashed names (a changed file gets a new URL, so browsers may cache for ever) and gzip/brotli copies.
+# They need `collectstatic` first, which the Procfile's release step, compose and the Dockerfile run;
+# local runs (DEBUG) serve the source files as they are.
+STATIC_HASHED = env_bool("STATIC_HASHED", not DEBUG)
+if STATIC_HASHED:
+    # Static files from the daphne processes themselves (hashed, compressed, cached for a year), so
+    # every documented way to run the site serves /static/ without a separate web server.
+    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage" if STATIC_HASHED
+        else "django.contrib.staticfiles.storage.StaticFilesStorage",
+    },
+}
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
@@ -233,11 +273,59 @@ SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
 CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+# TLS is terminated by the proxy in front (nginx, the platform's router). Behind it these come from
+# the environment; the documented production settings (README, compose.yaml, Procfile) turn them on.
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+# How many proxies in front of the site append to X-Forwarded-For (okeysite/proxy.py). 0: trust no
+# forwarded header at all (the peer address is the client). Behind the reference nginx: 1.
+TRUSTED_PROXY_HOPS = int(os.environ.get("TRUSTED_PROXY_HOPS", "0"))
+if TRUSTED_PROXY_HOPS > 0:
+    # Only a proxy we trust sets this header (nginx overwrites whatever the client sent).
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Exempt from the HTTPS redirect: the proxy and orchestrators probe it over plain HTTP inside.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 
+# Content-Security-Policy (django-csp): our own scripts, styles, images and sockets only; no inline
+# script, no framing, no plugins. Style attributes stay allowed (the table sets positions in markup).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "style-src-attr": ["'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'", "data:"],
+        "media-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "frame-ancestors": ["'none'"],
+        "form-action": ["'self'"],
+        "base-uri": ["'none'"],
+        "object-src": ["'none'"],
+    },
+}
+
+# Logs: one line per record with the request or socket id (okeysite/observability.py), as text or,
+# with LOG_FORMAT=json, as JSON objects for a log collector.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"request_id": {"()": "okeysite.observability.RequestIdFilter"}},
+    "formatters": {
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+        "json": {"()": "okeysite.observability.JsonFormatter"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["request_id"],
+            "formatter": "json" if os.environ.get("LOG_FORMAT", "text") == "json" else "text",
+        },
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
 
@@ -250,3 +338,16 @@ CELERY_BEAT_SCHEDULE = {
     # Sanctions stop applying at their end time anyway; this marks them expired and logs it.
     "moderation-expire": {"task": "moderation.expire_sanctions", "schedule": 60.0},
 }
+# Tournaments: starts, rounds, arena seating and ends run at most this long after they are due.
+TOURNAMENT_SWEEP_SECONDS = float(os.environ.get("TOURNAMENT_SWEEP_SECONDS", "2.0"))
+CELERY_BEAT_SCHEDULE["tournaments-sweep"] = {"task": "tournaments.sweep", "schedule": TOURNAMENT_SWEEP_SECONDS}
+
+# --- WebSocket limits (okeysite/sockets.py; docs/security.md) ------------------------------------
+# Open sockets at once per signed-in user (tabs × table, room and lobby sockets) and per client
+# address (an internet café shares one), counted in the cache as leases that expire unless renewed.
+SOCKETS_PER_USER = int(os.environ.get("SOCKETS_PER_USER", "12"))
+SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "100"))
+SOCKET_LEASE_SECONDS = int(os.environ.get("SOCKET_LEASE_SECONDS", "90"))
+# Frames a user (an address when anonymous) may send over all their sockets per window.
+SOCKET_MESSAGES_PER_WINDOW = int(os.environ.get("SOCKET_MESSAGES_PER_WINDOW", "60"))
+SOCKET_BUDGET_WINDOW_SECONDS = int(os.environ.get("SOCKET_BUDGET_WINDOW_SECONDS", "10"))

@@ -22,3 +22,7 @@ from okeysite.settings import ACCOUNT_RATE_LIMITS as _BASE_RATE_LIMITS
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 ACCOUNT_RATE_LIMITS = {**_BASE_RATE_LIMITS, "login": "", "login_failed": "1000/300s/key"}
+
+# Likewise every bench socket comes from 127.0.0.1: the per-address socket cap would stop the run at
+# a hundred players (the per-user cap and the per-user message budget stay as in production).
+SOCKETS_PER_ADDRESS = 100_000

@@ -3,12 +3,18 @@ the moderation app opens parts of it to salon staff)."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from django import forms
 from django.contrib import admin
 from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
+from games.engine.rules import RuleSet, RuleSetError
+
 from .models import ChatMessage, Room, RoomRemoval, Salon, SalonStaff, Seat, Table
+from .rules_catalog import rule_error_message
 
 
 class SalonStaffInline(admin.TabularInline):
@@ -49,8 +55,28 @@ class TableInline(admin.TabularInline):
     show_change_link = True
 
 
+class RoomAdminForm(forms.ModelForm):
+    """Rules edited as JSON are checked by the engine, as the room form's are."""
+
+    class Meta:
+        model = Room
+        fields = "__all__"
+
+    def clean_rules(self) -> Any:
+        rules = self.cleaned_data.get("rules")
+        if not isinstance(rules, dict):
+            raise forms.ValidationError(_("Kurallar bir JSON nesnesi olmalı."), code="bad_rules")
+        try:
+            return RuleSet.from_dict(rules).to_dict()
+        except RuleSetError as error:
+            raise forms.ValidationError(rule_error_message(error), code=error.code) from None
+        except TypeError:
+            raise forms.ValidationError(_("Bu kural seçimi geçersiz."), code="bad_rules") from None
+
+
 @admin.register(Room)
 class RoomAdmin(admin.ModelAdmin):
+    form = RoomAdminForm
     list_display = ("name", "salon", "owner", "scoring", "players", "turn_seconds", "is_private", "status", "created_at")
     list_filter = ("status", "salon", "is_private", "created_at")
     search_fields = ("name", "owner__username")

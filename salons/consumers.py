@@ -6,50 +6,40 @@ Client → server on ``/ws/rooms/<id>/`` (JSON objects):
     {"type": "leave", "table": <id>}                 stand up
     {"type": "chat", "text": "..."}                  room chat
 Server → client: "state" (first frame), "seat.changed", "table.added", "table.status",
-"chat.message", "presence.changed", "room.updated", "room.closed", "removed", "error"
-({"code", "message"} in the user's language), "pong".
+"chat.message", "presence.changed", "room.updated", "room.closed", "removed" (also when the
+password or invite link changed), "room.password_attack" (owner only), "error"
+({"code", "message"} in the user's language), "pong". Refusals at connect: an ``error`` frame, then
+a close with 4401 (log in), 4403 (no access), 4404 (no such room); see docs/protocol.md. Origin, caps
+and the message budget: ``okeysite/sockets.py``, before these consumers.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.selectors import public_user
+from okeysite import sockets
+from okeysite.sockets import language_of  # noqa: F401  (kept importable from here)
 
 from . import events, selectors, services
 from .models import Room, Table
 from .services import ServiceError
 
 MAX_FRAME = 4096
-CLOSE_FORBIDDEN = 4403
-CLOSE_LOGIN = 4401
-CLOSE_GONE = 4410
-
-
-def language_of(scope: dict[str, Any]) -> str:
-    """The language the user reads pages in: the language cookie, else Accept-Language."""
-    supported = {code for code, _name in settings.LANGUAGES}
-    cookie = scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME)
-    candidates = [cookie] if cookie else []
-    headers = dict(scope.get("headers") or [])
-    accept = headers.get(b"accept-language", b"").decode("latin-1")
-    for lang, _q in translation.trans_real.parse_accept_lang_header(accept):
-        candidates.append(lang)
-    for candidate in candidates:
-        if not candidate or candidate == "*":
-            continue
-        base = candidate.lower().split("-")[0]
-        if base in supported:
-            return base
-    return settings.LANGUAGE_CODE
+CLOSE_FORBIDDEN = sockets.CLOSE_FORBIDDEN
+CLOSE_LOGIN = sockets.CLOSE_LOGIN
+CLOSE_NOT_FOUND = sockets.CLOSE_NOT_FOUND
+CLOSE_GONE = sockets.CLOSE_GONE
+PASSWORD_ATTACK_NOTICE = gettext_lazy(
+    "Bu odaya kısa sürede çok fazla yanlış şifre denendi; şifreyle giriş birkaç dakika kapalı. "
+    "Şifreyi değiştirmenizi öneririz."
+)
 
 
 class BaseConsumer(AsyncJsonWebsocketConsumer):
@@ -60,18 +50,22 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
     async def websocket_connect(self, message: dict[str, Any]) -> None:
         self.language = language_of(self.scope)
         self.groups_joined = []
-        await super().websocket_connect(message)
-        # Moderation reaches every socket of a user through ``user-<id>`` (a site ban closes them).
+        # Moderation reaches every socket of a user through ``user-<id>`` (a site ban closes them):
+        # joined before the socket opens, so a ban in between is not missed.
         user = self.scope.get("user")
         if user is not None and user.is_authenticated:
             await self.join(f"user-{user.pk}")
+        await super().websocket_connect(message)
 
     async def user_banned(self, event: dict[str, Any]) -> None:
-        """The user was banned from the site: say so and close for good (44xx: no reconnect)."""
-        await self.send_json(
-            {"type": "banned", "message": self.translated(gettext_lazy("Hesabınız kapatıldı; bağlantınız sonlandırıldı."))}
-        )
-        await self.close(code=CLOSE_FORBIDDEN)
+        """The user was banned from the site: say why and until when, close for good (44xx: no
+        reconnect)."""
+        await self.send_json({"type": "banned", "message": await self.in_language(ban_notice)(self.scope["user"])})
+        await self.close(code=CLOSE_FORBIDDEN, reason="banned")
+
+    def in_language(self, func):
+        """``func`` on a database thread, with this socket's language active (its words are theirs)."""
+        return database_sync_to_async(sockets.in_language(self.language, func))
 
     async def join(self, group: str) -> None:
         await self.channel_layer.group_add(group, self.channel_name)
@@ -89,16 +83,11 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "error", "code": code, "message": self.translated(message)})
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if text_data is None or len(text_data) > MAX_FRAME:
-            await self.send_error("bad_message", gettext_lazy("Mesaj okunamadı."))
-            return
+        # Every frame has already spent the user's message budget (okeysite/sockets.py), bad ones too.
         try:
-            content = json.loads(text_data)
-        except ValueError:
-            await self.send_error("bad_message", gettext_lazy("Mesaj okunamadı."))
-            return
-        if not isinstance(content, dict) or not isinstance(content.get("type"), str):
-            await self.send_error("bad_message", gettext_lazy("Mesaj okunamadı."))
+            content = sockets.decode_frame(text_data, max_bytes=MAX_FRAME)
+        except sockets.FrameError as error:
+            await self.send_error(error.code, error.message)
             return
         await self.receive_json(content)
 
@@ -107,6 +96,12 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "pong"})
             return
         await self.send_error("unknown_type", gettext_lazy("Bilinmeyen mesaj türü."))
+
+
+def ban_notice(user) -> str:
+    from moderation.selectors import site_ban_notice  # moderation reads salons' models: imported late
+
+    return site_ban_notice(user)
 
 
 class LobbyConsumer(BaseConsumer):
@@ -147,16 +142,23 @@ class RoomConsumer(BaseConsumer):
         self.present = False
         await self.accept()
         if self.user is None or not self.user.is_authenticated:
-            await self.send_error("login_required", gettext_lazy("Bu işlem için giriş yapın."))
-            await self.close(code=CLOSE_LOGIN)
+            await self.send_json({"type": "error", "code": "login_required", "close": CLOSE_LOGIN,
+                                  "message": self.translated(gettext_lazy("Bu işlem için giriş yapın."))})
+            await self.close(code=CLOSE_LOGIN, reason="login_required")
             return
         error = await self._enter()
         if error is not None:
-            await self.send_json({"type": "error", **error})
-            await self.close(code=CLOSE_FORBIDDEN)
+            close = {"no_room": CLOSE_NOT_FOUND, "login_required": CLOSE_LOGIN}.get(error["code"], CLOSE_FORBIDDEN)
+            await self.send_json({"type": "error", **error, "close": close})
+            await self.close(code=close, reason=error["code"])
             return
         await self.join(events.room_group(self.room_id))
         state = await self._state()
+        if state is None:  # the room closed between entering and reading it
+            await self.send_json({"type": "error", "code": "no_room", "close": CLOSE_NOT_FOUND,
+                                  "message": self.translated(gettext_lazy("Böyle bir oda yok."))})
+            await self.close(code=CLOSE_NOT_FOUND, reason="no_room")
+            return
         await self.send_json({"type": "state", **state})
 
     @database_sync_to_async
@@ -173,9 +175,11 @@ class RoomConsumer(BaseConsumer):
             return None
 
     @database_sync_to_async
-    def _state(self) -> dict[str, Any]:
+    def _state(self) -> dict[str, Any] | None:
         with translation.override(self.language):
-            room = Room.objects.get(pk=self.room_id)
+            room = Room.objects.filter(pk=self.room_id).first()
+            if room is None:
+                return None
             state = selectors.room_state(room=room)
             state["chat"] = [selectors.chat_payload(m) for m in selectors.recent_chat(room=room)]
             state["me"] = public_user(self.user)
@@ -233,7 +237,9 @@ class RoomConsumer(BaseConsumer):
         services.leave_seat(user=self.user, table=self._table(content))
 
     def _chat(self, content: dict[str, Any]) -> None:
-        room = Room.objects.get(pk=self.room_id)
+        room = Room.objects.filter(pk=self.room_id).first()
+        if room is None:  # closed while this socket was open
+            raise ServiceError("no_room", _("Böyle bir oda yok."))
         message = services.post_chat_message(user=self.user, room=room, text=content.get("text"))
         if not message.visible:  # held by the chat filter: tell the sender why nobody sees it yet
             raise ServiceError("chat_held", _("Mesajınız salon sorumlusunun onayını bekliyor; onaylanınca herkes görecek."))
@@ -261,15 +267,31 @@ class RoomConsumer(BaseConsumer):
             }
         )
         self.present = False  # the service already removed every presence row
-        await self.close(code=CLOSE_GONE)
+        await self.close(code=CLOSE_GONE, reason="room_closed")
+
+    async def access_revoked(self, event: dict[str, Any]) -> None:
+        """The password, privacy or invite link changed: those who came in by the old one leave."""
+        if self.user.pk not in event.get("users", ()):
+            return
+        text = gettext_lazy("Odanın şifresi ya da davet bağlantısı değişti; yeniden girmeniz gerekiyor.")
+        await self.send_json({"type": "removed", "message": self.translated(text)})
+        await self.close(code=CLOSE_FORBIDDEN)
+
+    async def room_password_attack(self, event: dict[str, Any]) -> None:
+        """Only the owner hears that the room's password limit was reached."""
+        if event.get("owner") == self.user.pk:
+            await self.send_json({"type": "room.password_attack", "message": self.translated(PASSWORD_ATTACK_NOTICE)})
 
     async def user_removed(self, event: dict[str, Any]) -> None:
         if event.get("user") != self.user.pk:
             return
-        text = (
-            gettext_lazy("Salon sorumlusu sizi buradan uzaklaştırdı.")
-            if event.get("by_staff")
-            else gettext_lazy("Oda sahibi sizi bu odadan çıkardı.")
-        )
-        await self.send_json({"type": "removed", "message": self.translated(text)})
-        await self.close(code=CLOSE_FORBIDDEN)
+        # Who removed them, why and until when: the words the room would refuse them with now.
+        text = await self.in_language(selectors.access_notice)(room_id=self.room_id, user=self.user)
+        if text is None:
+            text = self.translated(
+                gettext_lazy("Salon sorumlusu sizi buradan uzaklaştırdı.")
+                if event.get("by_staff")
+                else gettext_lazy("Oda sahibi sizi bu odadan çıkardı.")
+            )
+        await self.send_json({"type": "removed", "message": text})
+        await self.close(code=CLOSE_FORBIDDEN, reason="removed")

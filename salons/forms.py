@@ -7,16 +7,35 @@ from dataclasses import MISSING, fields
 from typing import Any
 
 from django import forms
+from django.utils.functional import lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.engine.rules import PRESETS, RuleSet
+from games.engine.rules import PRESETS, RuleSet, RuleSetError
+from moderation.public_text import validate_public_text
 
 from .models import TURN_SECONDS_DEFAULT, TURN_SECONDS_MAX, TURN_SECONDS_MIN, Room
-from .rules_catalog import PRESET_LABELS, RULE_OPTIONS
+from .rules_catalog import PRESET_LABELS, RULE_OPTIONS, rule_error_message
 from .selectors import RoomFilter
-from .services import MAX_TABLES_PER_ROOM, REMOVAL_MINUTES_DEFAULT, REMOVAL_MINUTES_MAX
+from .services import (
+    MAX_TABLES_PER_ROOM,
+    PASSWORD_MAX_LENGTH,
+    PASSWORD_MIN_LENGTH,
+    REMOVAL_MINUTES_DEFAULT,
+    REMOVAL_MINUTES_MAX,
+)
 
 RULE_PREFIX = "rule_"
+# The turn times a room may choose (within the model's 10–60 s limits).
+TURN_SECONDS_CHOICES = (10, 15, 20, 30, 45, 60)
+
+
+def _format(text: Any, **values: Any) -> str:
+    return str(text) % values
+
+
+# A label with numbers in it, translated when shown (the form class is built once, at import).
+_lazy_format = lazy(_format, str)
 
 
 def _encode(value: Any) -> str:
@@ -57,14 +76,19 @@ def _bare_rule_field(name: str, default: Any) -> forms.Field:
 
 
 class RoomForm(forms.Form):
-    name = forms.CharField(label=_("Oda adı"), min_length=3, max_length=40)
-    turn_seconds = forms.IntegerField(
+    name = forms.CharField(label=_("Oda adı"), min_length=3, max_length=40, validators=[validate_public_text],
+                           help_text=_("3 ile 40 karakter arası."))
+    turn_seconds = forms.TypedChoiceField(
         label=_("Hamle süresi (saniye)"),
-        min_value=TURN_SECONDS_MIN,
-        max_value=TURN_SECONDS_MAX,
+        choices=[(seconds, _lazy_format(_("%(n)d saniye"), n=seconds)) for seconds in TURN_SECONDS_CHOICES],
+        coerce=int,
         initial=TURN_SECONDS_DEFAULT,
+        help_text=_lazy_format(_("Sırası gelen oyuncunun düşünme süresi: %(min)d ile %(max)d saniye arası."),
+                               min=TURN_SECONDS_MIN, max=TURN_SECONDS_MAX),
+        error_messages={"invalid_choice": _("Hamle süresi 10, 15, 20, 30, 45 ya da 60 saniye olmalı.")},
     )
-    table_count = forms.IntegerField(label=_("Masa sayısı"), min_value=1, max_value=MAX_TABLES_PER_ROOM, initial=1)
+    table_count = forms.IntegerField(label=_("Masa sayısı"), min_value=1, max_value=MAX_TABLES_PER_ROOM, initial=1,
+                                     help_text=_lazy_format(_("1 ile %(max)d masa arası."), max=MAX_TABLES_PER_ROOM))
     bot_fill_seconds = forms.TypedChoiceField(
         label=_("Boş yerleri botlarla doldur"),
         choices=[(0, _("Hayır")), (15, _("15 saniye sonra")), (30, _("30 saniye sonra")), (60, _("1 dakika sonra"))],
@@ -77,9 +101,9 @@ class RoomForm(forms.Form):
     password = forms.CharField(
         label=_("Oda şifresi"),
         required=False,
-        max_length=64,
+        min_length=PASSWORD_MIN_LENGTH,
+        max_length=PASSWORD_MAX_LENGTH,
         widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "new-password"}),
-        help_text=_("Boş bırakırsanız odaya yalnızca davet bağlantısıyla girilir."),
     )
 
     def __init__(self, *args: Any, room: Room | None = None, **kwargs: Any) -> None:
@@ -94,11 +118,33 @@ class RoomForm(forms.Form):
             value = current.get(field.name, default)
             form_field.initial = _encode(value) if isinstance(form_field, forms.TypedChoiceField) else value
             self.fields[RULE_PREFIX + field.name] = form_field
+        # The minimum is stated next to the field (in the reader's language, so built per form).
+        limits = gettext("En az %(min)d karakter.") % {"min": PASSWORD_MIN_LENGTH}
+        self.fields["password"].help_text = " ".join(
+            [limits, gettext("Boş bırakırsanız odaya yalnızca davet bağlantısıyla girilir.")]
+        )
         if room is not None:
             del self.fields["table_count"]
             self.initial.update({"name": room.name, "turn_seconds": room.turn_seconds, "is_private": room.is_private,
                                  "bot_fill_seconds": room.bot_fill_seconds})
-            self.fields["password"].help_text = _("Boş bırakırsanız şifre değişmez.")
+            self.fields["password"].help_text = " ".join([
+                limits,
+                gettext("Boş bırakırsanız şifre değişmez."),
+                gettext("Yeni şifre ya da gizlilik değişince eski izinler ve davet bağlantısı geçersiz olur."),
+            ])
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if not any(name.startswith(RULE_PREFIX) for name in self.errors):
+            # The engine is the authority on which options go together: its refusal goes next to
+            # the option at fault.
+            try:
+                RuleSet.from_dict(self.rules_data())
+            except (RuleSetError, TypeError) as error:
+                field = RULE_PREFIX + getattr(error, "field", "") if getattr(error, "field", None) else None
+                message = rule_error_message(error) if isinstance(error, RuleSetError) else _("Bu kural seçimi geçersiz.")
+                self.add_error(field if field in self.fields else None, message)
+        return cleaned
 
     def rule_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.fields if name.startswith(RULE_PREFIX)]
@@ -125,7 +171,7 @@ class EnterRoomForm(forms.Form):
 
 class RemoveUserForm(forms.Form):
     user = forms.IntegerField(label=_("Oyuncu"), widget=forms.Select)
-    reason = forms.CharField(label=_("Sebep"), min_length=3, max_length=200)
+    reason = forms.CharField(label=_("Sebep"), min_length=3, max_length=200, validators=[validate_public_text])
     minutes = forms.IntegerField(
         label=_("Süre (dakika)"), min_value=1, max_value=REMOVAL_MINUTES_MAX, initial=REMOVAL_MINUTES_DEFAULT
     )

@@ -102,6 +102,9 @@ class Room(models.Model):
     # A Django password hash (never the password itself); empty = invite link only.
     password = models.CharField(_("şifre"), max_length=128, blank=True)
     invite_token = models.CharField(_("davet anahtarı"), max_length=32, unique=True, default=new_invite_token)
+    # When wrong passwords from everyone together last reached the room's limit; shown to the owner
+    # until the password changes.
+    password_attack_at = models.DateTimeField(_("şifre saldırısı"), null=True, blank=True)
     status = models.CharField(_("durum"), max_length=8, choices=Status.choices, default=Status.OPEN, db_index=True)
     created_at = models.DateTimeField(_("açılış"), auto_now_add=True)
     updated_at = models.DateTimeField(_("güncelleme"), auto_now=True)
@@ -127,7 +130,7 @@ class Room(models.Model):
 
     @property
     def rule_set(self) -> RuleSet:
-        return RuleSet.from_dict(self.rules)
+        return RuleSet.from_stored(self.rules)
 
     @property
     def players(self) -> int:
@@ -206,10 +209,19 @@ class Seat(models.Model):
 
 
 class RoomAccess(models.Model):
-    """A user who unlocked a private room (password or invite link); checked by pages and sockets."""
+    """A user who unlocked a private room (password or invite link); checked by pages and sockets.
+
+    Rows go when the password or the privacy changes (all of them) or the owner makes a new invite
+    link (those that came through the old link): an old secret never keeps anyone in.
+    """
+
+    class Via(models.TextChoices):
+        PASSWORD = "password", _("şifre")
+        INVITE = "invite", _("davet bağlantısı")
 
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="accesses")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="room_accesses")
+    via = models.CharField(_("giriş yolu"), max_length=8, choices=Via.choices, default=Via.PASSWORD)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -13,10 +13,10 @@ from typing import Any
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import ngettext, pgettext_lazy
 
 from games.engine.finish import PAIRS, SETS, Finish
-from games.engine.rules import CHIPS, COUNTDOWN, PENALTY, PRESETS, RuleSet
+from games.engine.rules import CHIPS, COUNTDOWN, PENALTY, PRESETS, RuleSet, RuleSetError
 from games.engine.scoring import finish_value
 
 PRESET_LABELS: dict[str, Promise] = {
@@ -27,8 +27,8 @@ PRESET_LABELS: dict[str, Promise] = {
 
 PRESET_DESCRIPTIONS: dict[str, Promise] = {
     COUNTDOWN: _(
-        "Herkes aynı puanla başlar; biri eli bitirince diğerlerinin puanı düşer. Puanı sıfıra inen "
-        "olunca maç biter, en yüksek puanlı oyuncu kazanır."
+        "Herkes aynı puanla başlar; biri eli bitirince diğerlerinin puanı düşer. Birinin puanı sıfıra "
+        "inince maç biter; puanı en yüksek olan kazanır."
     ),
     PENALTY: _(
         "Herkes 0 ceza puanıyla başlar; biri eli bitirince diğerleri ceza puanı alır. Maç 1 ya da 3 el "
@@ -128,6 +128,7 @@ RULE_OPTIONS: dict[str, RuleOption] = {
     "indicator_binds_pair": RuleOption(
         label=_("Göstergeyi çifte bağlama"),
         description=_("Gösterge yapıp çifte giden oyuncu gösterdiği taşı bir çift olarak sayabilir."),
+        presets=frozenset({COUNTDOWN}),
     ),
     "double_okey": RuleOption(
         label=_("Çift okey atma"),
@@ -157,6 +158,18 @@ def option_applies(name: str, scoring: str) -> bool:
     return option is None or option.presets is None or scoring in option.presets
 
 
+def rule_error_message(error: RuleSetError) -> str:
+    """The engine's refusal of a rule set in the user's language (the engine's text is English)."""
+    option = RULE_OPTIONS.get(error.field or "")
+    if error.code == "option_outside_preset" and option is not None:
+        presets = ", ".join(str(PRESET_LABELS[preset]) for preset in PRESETS if preset in (option.presets or ()))
+        return _("“%(option)s” yalnızca şu puanlamada oynanır: %(presets)s. Bu puanlamada kapatın.") % {
+            "option": option.label, "presets": presets}
+    if option is not None:
+        return _("“%(option)s” için geçersiz değer.") % {"option": option.label}
+    return str(_("Bu kural seçimi geçersiz."))
+
+
 def format_value(name: str, value: Any) -> str:
     option = RULE_OPTIONS.get(name)
     if option and option.choices:
@@ -179,7 +192,7 @@ class RuleLine:
 
 def describe_rules(rules: RuleSet | dict[str, Any]) -> list[RuleLine]:
     """The lines that matter for one room's rule set, in the engine's field order."""
-    rule_set = rules if isinstance(rules, RuleSet) else RuleSet.from_dict(rules)
+    rule_set = rules if isinstance(rules, RuleSet) else RuleSet.from_stored(rules)
     data = rule_set.to_dict()
     lines = []
     for name in rule_field_names():
@@ -222,3 +235,59 @@ SCORING_UNIT: dict[str, Promise] = {
     PENALTY: _("diğer oyuncuların her birinin aldığı ceza puanı"),
     CHIPS: _("diğer oyuncuların her birinin ödediği çip"),
 }
+
+
+def option_badges(rules: RuleSet | dict[str, Any]) -> list[str]:
+    """Short labels for what a room changed from its preset's defaults (the room list's badges)."""
+    rule_set = rules if isinstance(rules, RuleSet) else RuleSet.from_dict(rules)
+    default = RuleSet.preset(rule_set.scoring).to_dict()
+    data = rule_set.to_dict()
+    badges = []
+    for name in rule_field_names():
+        if name in ("scoring", "players", "stake") or data[name] == default.get(name):
+            continue
+        if not option_applies(name, rule_set.scoring):
+            continue
+        option = RULE_OPTIONS[name]
+        value = data[name]
+        if isinstance(value, bool):
+            badges.append(str(option.label) if value else _("%(option)s kapalı") % {"option": option.label})
+        else:
+            badges.append(f"{option.label}: {format_value(name, value)}")
+    return badges
+
+
+def plain_rules(rules: RuleSet | dict[str, Any], *, turn_seconds: int | None = None) -> list[str]:
+    """A room's rules as a few sentences for players (the room form's preview). Numbers come from
+    the engine's own scoring, so the preview never disagrees with the table."""
+    rule_set = rules if isinstance(rules, RuleSet) else RuleSet.from_dict(rules)
+    values = dict(scoring_examples(rule_set))
+    normal, pairs, okey = (values[str(label)] for label in (
+        pgettext_lazy("finish", "Normal bitiş"), pgettext_lazy("finish", "Çiftten bitiş"),
+        pgettext_lazy("finish", "Okey atarak bitiş")))
+    lines = [str(_("%(players)d kişilik masa.") % {"players": rule_set.players})]
+    if rule_set.scoring == COUNTDOWN:
+        lines.append(str(_("Herkes %(start)d puanla başlar. Biri eli bitirince diğerlerinin puanı %(normal)d düşer; "
+                           "çiftle bitirirse %(pairs)d, okey atarak bitirirse %(okey)d.")
+                         % {"start": rule_set.start_points, "normal": normal, "pairs": pairs, "okey": okey}))
+        lines.append(str(_("Birinin puanı sıfıra inince maç biter; puanı en yüksek olan kazanır.")))
+    elif rule_set.scoring == PENALTY:
+        lines.append(str(ngettext("Maç %(hands)d el sürer.", "Maç %(hands)d el sürer.", rule_set.hands_per_match)
+                         % {"hands": rule_set.hands_per_match}))
+        lines.append(str(_("Biri eli bitirince diğerleri %(normal)d ceza puanı alır; çiftle ya da okey atarak "
+                           "bitirirse %(pairs)d. En az ceza puanı olan kazanır.")
+                         % {"normal": normal, "pairs": pairs}))
+        if rule_set.prize_pool:
+            lines.append(str(_("Kazanan %(pool)d çiplik havuzun en az dörtte üçünü alır.") % {"pool": rule_set.prize_pool}))
+    else:
+        lines.append(str(_("Her el hemen ödenir: eli bitirene diğer her oyuncu %(normal)d çip öder; çiftle ya da okey "
+                           "atarak bitirirse %(pairs)d.") % {"normal": normal, "pairs": pairs}))
+    if rule_set.max_jokers_per_set == 1:
+        lines.append(str(_("Bir perde en çok bir okey kullanılabilir.")))
+    for name in ("color_finish", "indicator_binds_pair", "double_okey"):
+        if getattr(rule_set, name) and option_applies(name, rule_set.scoring):
+            lines.append(str(RULE_OPTIONS[name].description))
+    if turn_seconds:
+        lines.append(str(_("Her oyuncunun hamle için %(seconds)d saniyesi var; süre dolunca taş onun yerine çekilip atılır.")
+                         % {"seconds": turn_seconds}))
+    return lines

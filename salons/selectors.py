@@ -74,11 +74,23 @@ def room_access_error(*, room: Room, user: User) -> ServiceError | None:
     if removal is not None:
         until = timezone.localtime(removal.until).strftime("%H:%M")
         return ServiceError(
-            "removed", _("Bu odadan çıkarıldınız; %(until)s saatine kadar giremezsiniz.") % {"until": until}
+            "removed",
+            _("Oda sahibi sizi bu odadan çıkardı. Sebep: %(reason)s. %(until)s saatine kadar giremezsiniz.")
+            % {"until": until, "reason": removal.reason},
         )
     if not has_private_access(room=room, user=user):
         return ServiceError("private_room", _("Bu oda özel: şifre ya da davet bağlantısı gerekli."))
     return None
+
+
+def access_notice(*, room_id: int, user: User) -> str | None:
+    """Why ``user`` was just sent out of this room, in the active language (who removed them, why,
+    until when), or None when nothing keeps them out any more."""
+    room = Room.objects.filter(pk=room_id).first()
+    if room is None:
+        return None
+    error = room_access_error(room=room, user=user)
+    return str(error) if error is not None else None
 
 
 # --- payloads -------------------------------------------------------------------------------
@@ -130,7 +142,7 @@ def presence_counts(*, room: Room) -> dict[str, int]:
         RoomPresence.objects.filter(room=room, seen_at__gte=presence_cutoff()).values_list("user_id", flat=True)
     )
     seated = set(
-        Seat.objects.filter(table__room=room, user__isnull=False).values_list("user_id", flat=True)
+        Seat.objects.filter(table__room=room, user__isnull=False, user__is_bot=False).values_list("user_id", flat=True)
     )
     return {"people": len(present | seated), "watchers": len(present - seated)}
 
@@ -200,11 +212,13 @@ def recent_chat(*, room: Room, table: Table | None = None, limit: int = CHAT_HIS
 
 
 def people_by_salon(salon_ids: list[int]) -> dict[int, int]:
-    """Distinct people in each salon's open rooms: seated somewhere or with a live room socket."""
+    """Distinct people in each salon's open rooms: seated somewhere or with a live room socket.
+    Bots are not people: they are never counted."""
     people: dict[int, set[int]] = defaultdict(set)
     open_rooms = Q(status=Room.Status.OPEN)
     seated = Seat.objects.filter(
-        user__isnull=False, table__room__salon_id__in=salon_ids, table__room__status=Room.Status.OPEN
+        user__isnull=False, user__is_bot=False, table__room__salon_id__in=salon_ids,
+        table__room__status=Room.Status.OPEN,
     ).values_list("table__room__salon_id", "user_id")
     present = RoomPresence.objects.filter(
         room__salon_id__in=salon_ids, room__in=Room.objects.filter(open_rooms), seen_at__gte=presence_cutoff()
@@ -221,6 +235,7 @@ def lobby_salons() -> list[dict[str, Any]]:
         )
     )
     people = people_by_salon([salon.pk for salon in salons])
+    tables = tables_by_salon([salon.pk for salon in salons])
     return [
         {
             "id": salon.pk,
@@ -230,13 +245,26 @@ def lobby_salons() -> list[dict[str, Any]]:
             "url": salon.get_absolute_url(),
             "rooms": salon.open_rooms,
             "people": people.get(salon.pk, 0),
+            "tables": tables.get(salon.pk, {}).get("tables", 0),
+            "free_seats": tables.get(salon.pk, {}).get("free_seats", 0),
         }
         for salon in salons
     ]
 
 
+def tables_by_salon(salon_ids: list[int]) -> dict[int, dict[str, int]]:
+    """Per salon, in one query: tables in its open rooms, and the empty seats at those not playing."""
+    rows = (
+        Table.objects.filter(room__salon_id__in=salon_ids, room__status=Room.Status.OPEN)
+        .values("room__salon_id")
+        .annotate(tables=Count("id", distinct=True),
+                  free_seats=Count("seats", filter=Q(seats__user__isnull=True, status=Table.Status.WAITING)))
+    )
+    return {row["room__salon_id"]: {"tables": row["tables"], "free_seats": row["free_seats"]} for row in rows}
+
+
 def lobby_counts() -> list[dict[str, int]]:
-    return [{"id": s["id"], "rooms": s["rooms"], "people": s["people"]} for s in lobby_salons()]
+    return [{key: s[key] for key in ("id", "rooms", "people", "tables", "free_seats")} for s in lobby_salons()]
 
 
 @dataclass(frozen=True)
@@ -250,10 +278,12 @@ class RoomFilter:
 
 def salon_rooms(*, salon: Salon, room_filter: RoomFilter | None = None) -> list[dict[str, Any]]:
     room_filter = room_filter or RoomFilter()
+    seats = Seat.objects.select_related("user").order_by("position")
     rooms = (
         Room.objects.filter(salon=salon, status=Room.Status.OPEN)
         .select_related("owner")
-        .prefetch_related(Prefetch("tables", queryset=Table.objects.prefetch_related("seats")))
+        .prefetch_related(Prefetch("tables", queryset=Table.objects.prefetch_related(
+            Prefetch("seats", queryset=seats)).order_by("number")))
         .order_by("-created_at")
     )
     if room_filter.text:
@@ -264,7 +294,13 @@ def salon_rooms(*, salon: Salon, room_filter: RoomFilter | None = None) -> list[
         rooms = rooms.filter(rules__players=room_filter.players)
     if room_filter.scoring:
         rooms = rooms.filter(rules__scoring=room_filter.scoring)
-    summaries = [room_summary(room) for room in rooms]
+    summaries = []
+    for room in rooms:
+        summary = room_summary(room)
+        # The room list shows every table: who sits, free seats, watch or sit (seats prefetched).
+        summary["table_list"] = [table_payload(table) for table in room.tables.all()]
+        summary["rule_badges"] = rule_badges(room.rules)
+        summaries.append(summary)
     people = room_people_counts([summary["id"] for summary in summaries])
     for summary in summaries:
         summary["people"] = people.get(summary["id"], 0)
@@ -273,9 +309,16 @@ def salon_rooms(*, salon: Salon, room_filter: RoomFilter | None = None) -> list[
     return summaries
 
 
+def rule_badges(rules: dict[str, Any]) -> list[str]:
+    """Short labels of the options a room turned on, beyond its preset (for the room list)."""
+    from .rules_catalog import option_badges
+
+    return option_badges(rules)
+
+
 def room_people_counts(room_ids: list[int]) -> dict[int, int]:
     people: dict[int, set[int]] = defaultdict(set)
-    seated = Seat.objects.filter(user__isnull=False, table__room_id__in=room_ids).values_list("table__room_id", "user_id")
+    seated = Seat.objects.filter(user__isnull=False, user__is_bot=False, table__room_id__in=room_ids).values_list("table__room_id", "user_id")
     present = RoomPresence.objects.filter(room_id__in=room_ids, seen_at__gte=presence_cutoff()).values_list(
         "room_id", "user_id"
     )

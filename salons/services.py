@@ -25,8 +25,9 @@ from django.utils.translation import gettext_lazy as _
 from accounts.errors import ServiceError
 from accounts.models import User
 from games.engine.rules import CHIPS, RuleSet, RuleSetError
+from moderation import chat as moderation_chat
 
-from . import events, selectors
+from . import events, practice, selectors
 from .models import (
     TURN_SECONDS_MAX,
     TURN_SECONDS_MIN,
@@ -39,12 +40,16 @@ from .models import (
     SalonStaff,
     Seat,
     Table,
+    new_invite_token,
 )
+from .practice import practice_room_q
+from .rules_catalog import rule_error_message
 
 __all__ = [
     "ServiceError",
     "open_room",
     "update_room",
+    "new_invite_link",
     "close_room",
     "add_table",
     "enter_room",
@@ -55,6 +60,7 @@ __all__ = [
     "post_chat_message",
     "remove_from_room",
     "release_seats",
+    "unseat_players_short_of_stake",
     "join_presence",
     "touch_presence",
     "leave_presence",
@@ -68,7 +74,12 @@ CHAT_MAX_LENGTH = 300
 # Chat flood guard: at most CHAT_BURST messages per CHAT_WINDOW seconds per user.
 CHAT_BURST = 5
 CHAT_WINDOW = 10
+# Room passwords: a minimum length, and guesses counted per player and per room (every player
+# together) in a window; a correct password is not counted.
+PASSWORD_MIN_LENGTH = 4
+PASSWORD_MAX_LENGTH = 64
 PASSWORD_ATTEMPTS = 10
+ROOM_PASSWORD_ATTEMPTS = 30
 PASSWORD_WINDOW = 300
 REMOVAL_REASON_MIN = 3
 REMOVAL_REASON_MAX = 200
@@ -113,7 +124,9 @@ def _lock_table(table: Table) -> Table:
 
 
 def _clean_room_name(name: Any) -> str:
-    name = re.sub(r"\s+", " ", str(name or "")).strip()
+    from moderation.public_text import check_public_text  # issue 10: public names pass the chat filter
+
+    name = re.sub(r"\s+", " ", check_public_text(str(name or ""), code="bad_name")).strip()
     if not ROOM_NAME_MIN <= len(name) <= ROOM_NAME_MAX:
         raise ServiceError(
             "bad_name",
@@ -148,6 +161,17 @@ def _clean_bot_fill(value: Any) -> int:
     return seconds
 
 
+def _clean_password(password: Any) -> str:
+    """A room password: empty (invite link only) or PASSWORD_MIN_LENGTH–PASSWORD_MAX_LENGTH characters."""
+    password = str(password or "")
+    if password and not PASSWORD_MIN_LENGTH <= len(password) <= PASSWORD_MAX_LENGTH:
+        raise ServiceError(
+            "bad_password",
+            _("Oda şifresi %(min)d–%(max)d karakter olmalı.") % {"min": PASSWORD_MIN_LENGTH, "max": PASSWORD_MAX_LENGTH},
+        )
+    return password
+
+
 def _clean_rules(rules: Any, salon: Salon) -> dict[str, Any]:
     """Validate through the engine's RuleSet (the only authority on rules) plus the salon's limits."""
     if isinstance(rules, RuleSet):
@@ -157,7 +181,9 @@ def _clean_rules(rules: Any, salon: Salon) -> dict[str, Any]:
             raise ServiceError("bad_rules", _("Kurallar okunamadı."))
         try:
             rule_set = RuleSet.from_dict(rules)
-        except (RuleSetError, TypeError, ValueError) as error:
+        except RuleSetError as error:
+            raise ServiceError("bad_rules", rule_error_message(error), field=error.field) from None
+        except (TypeError, ValueError) as error:
             raise ServiceError("bad_rules", _("Geçersiz kural seçimi: %(error)s") % {"error": error}) from None
     if rule_set.scoring == CHIPS and not salon.min_stake <= rule_set.stake <= salon.max_stake:
         raise ServiceError(
@@ -244,6 +270,9 @@ def open_room(
 ) -> Room:
     """Any signed-in player opens a room for free (a salon rule); its tables start empty."""
     _require_user(user)
+    # The player's row first: the salon's lock orders openings within one salon, only this one keeps
+    # two openings in two salons at the same instant under the player's limit.
+    User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True).get()
     salon = Salon.objects.select_for_update().get(pk=salon.pk)
     if not salon.is_active:
         raise ServiceError("salon_closed", _("Bu salon şu an kapalı."))
@@ -265,7 +294,7 @@ def open_room(
         raise ServiceError("salon_full", _("Bu salon dolu; başka bir salonda oda açın."))
     room = Room(salon=salon, owner=user, name=name, rules=clean_rules, turn_seconds=seconds, is_private=bool(is_private),
                 bot_fill_seconds=_clean_bot_fill(bot_fill_seconds))
-    room.set_password(password if is_private else "")
+    room.set_password(_clean_password(password) if is_private else "")
     room.save()
     _create_tables(room, table_count)
     _announce_salon(salon.pk)
@@ -284,7 +313,11 @@ def update_room(
     password: str | None = None,
     bot_fill_seconds: int | None = None,
 ) -> Room:
-    """The owner edits the room while no game runs. ``password=None`` keeps the current one."""
+    """The owner edits the room while no game runs. ``password=None`` keeps the current one.
+
+    The rules (and the turn clock) change only while every seat is empty: a player sat down to the
+    stake and rules they saw. A new password or privacy revokes every access and the invite link.
+    """
     room = _lock_room(room)
     _require_manager(room=room, user=user)
     if not room.is_open:
@@ -295,32 +328,99 @@ def update_room(
     name = _clean_room_name(name)
     clean_rules = _clean_rules(rules, room.salon)
     seconds = _clean_turn_seconds(turn_seconds)
+    is_private = bool(is_private)
+    new_password = _clean_password(password) if is_private and password is not None else None
+    current_rules = _normalised_rules(room)
+    rules_change = clean_rules != current_rules or seconds != room.turn_seconds
+    # Locked: a seat taken meanwhile waits for this edit, and then sees the new rules.
+    seated = Seat.objects.select_for_update().filter(table__room=room, user__isnull=False)
+    if rules_change and seated.exists():
+        raise ServiceError(
+            "seats_taken", _("Masalarda oturan varken kurallar değiştirilemez; önce herkes masadan kalkmalı.")
+        )
     changed_tables: list[int] = []
     if clean_rules["players"] != room.players:
-        if Seat.objects.filter(table__room=room, user__isnull=False).exists():
-            raise ServiceError("seats_taken", _("Oyuncu sayısı değişmeden önce herkes masadan kalkmalı."))
         for table in tables:
             table.seats.all().delete()
             Seat.objects.bulk_create(Seat(table=table, position=p) for p in range(clean_rules["players"]))
             changed_tables.append(table.pk)
+    secret_change = is_private != room.is_private or new_password is not None
     room.name = name
     room.rules = clean_rules
     room.turn_seconds = seconds
     if bot_fill_seconds is not None:
         room.bot_fill_seconds = _clean_bot_fill(bot_fill_seconds)
-    room.is_private = bool(is_private)
+    room.is_private = is_private
     if not room.is_private:
         room.password = ""
-    elif password is not None:
-        room.set_password(password)
+    elif new_password is not None:
+        room.set_password(new_password)
+    if secret_change:
+        room.password_attack_at = None
     room.save()
-    _announce_tables(room, changed_tables)
+    if secret_change:
+        changed_tables += _revoke_access(room, RoomAccess.objects.filter(room=room))
+    _announce_tables(room, sorted(set(changed_tables)))
 
     def build() -> None:
         summary = selectors.room_summary_for(room)
         events.send_now(events.room_group(room.pk), {"type": "room.updated", "room": summary})
 
     events.after_commit(build)
+    _announce_salon(room.salon_id)
+    return room
+
+
+def _normalised_rules(room: Room) -> dict[str, Any]:
+    """The stored rules as the engine writes them, to compare with an edit (stored rules that no
+    longer parse compare unequal, so they too change only at empty tables)."""
+    try:
+        return RuleSet.from_dict(room.rules).to_dict()
+    except (RuleSetError, TypeError, ValueError):
+        return dict(room.rules or {})
+
+
+def _revoke_access(room: Room, accesses: Any) -> list[int]:
+    """End the given accesses and make a new invite link (the room is locked by the caller).
+
+    Whoever can no longer be in the room is stood up from its waiting tables and their room and
+    table sockets are told to leave. Returns the ids of the tables whose seats changed.
+    """
+    revoked = set(accesses.values_list("user_id", flat=True))
+    accesses.delete()
+    room.invite_token = new_invite_token()
+    room.save(update_fields=["invite_token", "updated_at"])
+    seats = list(
+        Seat.objects.select_for_update()
+        .filter(table__room=room, user__isnull=False, table__status=Table.Status.WAITING)
+        .select_related("user")
+    )
+    outside = [seat for seat in seats if not selectors.has_private_access(room=room, user=seat.user)]
+    revoked |= {seat.user_id for seat in outside}
+    freed = _free_seats(outside)
+    if revoked:
+        users = sorted(revoked)
+        events.publish(events.room_group(room.pk), "access.revoked", room=room.pk, users=users)
+        table_ids = list(Table.objects.filter(room=room).values_list("pk", flat=True))
+        for user_id in users:
+            for table_id in table_ids:
+                events.publish(events.table_group(table_id), "user.kicked", room=room.pk, user_id=user_id)
+        _announce_presence(room.pk)
+    return freed
+
+
+@transaction.atomic
+def new_invite_link(*, user: User, room: Room) -> Room:
+    """The owner replaces the invite link (it leaked, say): the old one stops working, and those
+    who came in through it are out again; password entries stay."""
+    room = _lock_room(room)
+    _require_manager(room=room, user=user)
+    if not room.is_open:
+        raise ServiceError("room_closed", _("Bu oda kapandı."))
+    if not room.is_private:
+        raise ServiceError("not_private", _("Davet bağlantısı yalnızca özel odalarda vardır."))
+    freed = _revoke_access(room, RoomAccess.objects.filter(room=room, via=RoomAccess.Via.INVITE))
+    _announce_tables(room, freed)
     _announce_salon(room.salon_id)
     return room
 
@@ -360,15 +460,70 @@ def add_table(*, user: User, room: Room) -> Table:
     return table
 
 
-def _password_attempts_key(room: Room, user: User) -> str:
+def _spend_attempt(key: str, window: int) -> int:
+    """Count one attempt atomically (``incr`` in the cache, shared by every server process) and
+    return the count, this attempt included: the count comes before the check, so N parallel
+    guesses can never all pass a "fewer than the limit so far" test."""
+    cache.add(key, 0, window)
+    try:
+        return cache.incr(key)
+    except ValueError:  # the key expired between add and incr
+        cache.set(key, 1, window)
+        return 1
+
+
+def _refund_attempt(key: str) -> None:
+    try:
+        cache.decr(key)
+    except ValueError:
+        pass
+
+
+def _user_attempts_key(room: Room, user: User) -> str:
     return f"salons:room-password:{room.pk}:{user.pk}"
 
 
-@transaction.atomic
+def _room_attempts_key(room: Room) -> str:
+    return f"salons:room-password:{room.pk}:all"
+
+
+def _spend_password_attempt(*, room: Room, user: User) -> None:
+    """Count the attempt against the player (PASSWORD_ATTEMPTS) and the room, whoever tries
+    (ROOM_PASSWORD_ATTEMPTS: more accounts bring no more guesses); the owner is told once per window."""
+    user_key = _user_attempts_key(room, user)
+    if _spend_attempt(user_key, PASSWORD_WINDOW) > PASSWORD_ATTEMPTS:
+        raise ServiceError("too_many_attempts", _("Çok fazla yanlış deneme; birkaç dakika sonra yeniden deneyin."))
+    room_count = _spend_attempt(_room_attempts_key(room), PASSWORD_WINDOW)
+    if room_count > ROOM_PASSWORD_ATTEMPTS:
+        _refund_attempt(user_key)  # not checked, so not this player's guess
+        if room_count == ROOM_PASSWORD_ATTEMPTS + 1:
+            _tell_owner_of_password_attack(room)
+        raise ServiceError(
+            "room_locked",
+            _("Bu odaya çok fazla yanlış şifre denendi; oda sahibine haber verildi. "
+              "Birkaç dakika sonra yeniden deneyin ya da davet bağlantısıyla girin."),
+        )
+
+
+def _tell_owner_of_password_attack(room: Room) -> None:
+    now = timezone.now()
+    Room.objects.filter(pk=room.pk).update(password_attack_at=now)
+    events.send_now(
+        events.room_group(room.pk),
+        {"type": "room.password_attack", "room": room.pk, "owner": room.owner_id, "at": now.isoformat()},
+    )
+
+
 def enter_room(*, user: User, room: Room, password: str = "", token: str = "") -> None:
-    """Unlock a room for ``user``: public rooms need nothing, private ones a password or the invite token."""
+    """Unlock a room for ``user``: public rooms need nothing, private ones a password or the invite token.
+
+    The password hash is checked outside any transaction (it is slow on purpose); the access is then
+    written under the room's lock, only if the password and link are still the ones checked.
+    """
     _require_user(user)
-    room = Room.objects.select_related("salon").get(pk=room.pk)
+    room = Room.objects.select_related("salon").filter(pk=room.pk).first()
+    if room is None:
+        raise ServiceError("no_room", _("Böyle bir oda yok."))
     error = selectors.room_access_error(room=room, user=user)
     if error is None:
         return
@@ -377,18 +532,24 @@ def enter_room(*, user: User, room: Room, password: str = "", token: str = "") -
     if token:
         if not hmac.compare_digest(str(token), room.invite_token):
             raise ServiceError("bad_invite", _("Davet bağlantısı geçersiz ya da eskimiş."))
+        via = RoomAccess.Via.INVITE
     else:
-        key = _password_attempts_key(room, user)
-        cache.add(key, 0, PASSWORD_WINDOW)
-        if cache.get(key, 0) >= PASSWORD_ATTEMPTS:
-            raise ServiceError("too_many_attempts", _("Çok fazla yanlış deneme; birkaç dakika sonra yeniden deneyin."))
+        _spend_password_attempt(room=room, user=user)
         if not room.check_password(str(password or "")):
-            try:
-                cache.incr(key)
-            except ValueError:
-                cache.set(key, 1, PASSWORD_WINDOW)
             raise ServiceError("wrong_password", _("Şifre yanlış."))
-    RoomAccess.objects.get_or_create(room=room, user=user)
+        # A right password is not a guess to hold against the player or the room.
+        _refund_attempt(_user_attempts_key(room, user))
+        _refund_attempt(_room_attempts_key(room))
+        via = RoomAccess.Via.PASSWORD
+    with transaction.atomic():
+        locked = _lock_room(room)
+        if not locked.is_private:
+            return
+        if (locked.password, locked.invite_token) != (room.password, room.invite_token):
+            # Changed while we checked: what was checked no longer opens the room.
+            raise ServiceError("bad_invite" if token else "wrong_password",
+                               _("Davet bağlantısı geçersiz ya da eskimiş.") if token else _("Şifre yanlış."))
+        RoomAccess.objects.get_or_create(room=locked, user=user, defaults={"via": via})
 
 
 # --- seats and tables ---------------------------------------------------------------------------
@@ -407,6 +568,10 @@ def take_seat(*, user: User, table: Table, position: int) -> Seat:
     _require_access(room=room, user=user)
     if table.is_playing:
         raise ServiceError("game_running", _("Bu masada oyun sürüyor; bitince oturabilirsiniz."))
+    # The player's own row next: two sit requests of one player for two tables queue here, so the
+    # second sees the first one's seat (read below) and moves it. Taken after the table's lock and
+    # only for a waiting table, so it never waits on a match's settlement (players, then table).
+    balance = User.objects.select_for_update().filter(pk=user.pk).values_list("chips", flat=True).get()
     try:
         position = int(position)
     except (TypeError, ValueError):
@@ -419,11 +584,11 @@ def take_seat(*, user: User, table: Table, position: int) -> Seat:
         return seat
     if seat.user_id is not None:
         raise ServiceError("seat_taken", _("Bu koltuk dolu."))
-    elsewhere = list(Seat.objects.select_for_update().filter(user=user).exclude(pk=seat.pk).select_related("table", "table__room"))
+    elsewhere = list(Seat.objects.select_for_update().filter(user=user).exclude(pk=seat.pk)
+                     .exclude(practice_room_q("table__room__")).select_related("table", "table__room"))
     if any(other.table.is_playing for other in elsewhere):
         raise ServiceError("already_playing", _("Başka bir masada oyununuz sürüyor."))
     if room.rules.get("scoring") == CHIPS:
-        balance = User.objects.filter(pk=user.pk).values_list("chips", flat=True).get()
         if balance < room.stake:
             raise ServiceError(
                 "not_enough_chips",
@@ -439,6 +604,8 @@ def take_seat(*, user: User, table: Table, position: int) -> Seat:
     if taken != 1:
         raise ServiceError("seat_taken", _("Bu koltuk dolu."))
     seat.refresh_from_db()
+    # A practice table never keeps anyone from a real one: it closes now.
+    practice.real_seat_taken.send(sender=Seat, user=user)
     changed: dict[int, tuple[Room, set[int]]] = {room.pk: (room, {table.pk})}
     for other in elsewhere:
         changed.setdefault(other.table.room_id, (other.table.room, set()))[1].add(other.table_id)
@@ -448,6 +615,33 @@ def take_seat(*, user: User, table: Table, position: int) -> Seat:
     for salon_id in {changed_room.salon_id for changed_room, _ids in changed.values()}:
         _announce_salon(salon_id)
     return seat
+
+
+def unseat_players_short_of_stake(*, table: Table, seats: list[Seat]) -> list[User]:
+    """For the live-play services, as a match starts (the caller holds the table's lock): at a chip
+    table, stand up every player whose balance no longer covers the stake and return them, in seat
+    order (``seats`` is updated too).
+
+    Balances are read, not locked: ``take_seat`` holds a player's row while it locks the table they
+    leave, so locking players here, under this table's lock, could deadlock with it. A balance that
+    drops after this check costs nothing: a settlement never takes more than a player holds.
+    Bots are house players: their balance only caps what they pay.
+    """
+    room = Room.objects.get(pk=table.room_id)
+    if room.rules.get("scoring") != CHIPS:
+        return []
+    by_user = {seat.user_id: seat for seat in seats if seat.user_id}
+    players = User.objects.filter(pk__in=list(by_user), is_bot=False).order_by("pk")
+    short = sorted((player for player in players if player.chips < room.stake),
+                   key=lambda player: by_user[player.pk].position)
+    if short:
+        freed = _free_seats([by_user[player.pk] for player in short])
+        for player in short:
+            by_user[player.pk].user = None
+        _announce_tables(room, freed)
+        _announce_presence(room.pk)
+        _announce_salon(room.salon_id)
+    return short
 
 
 @transaction.atomic
@@ -490,11 +684,11 @@ def screen_chat_text(*, user: User, text: Any) -> str:
     also carries the verdict, so held lines can be kept hidden) or raises ``ServiceError``
     (blocked lines: ``moderation.services.ChatBlocked``, saying why).
     """
-    from moderation import services as moderation_services
-
     if not isinstance(text, str):
         raise ServiceError("empty_message", _("Boş mesaj gönderilemez."))
-    cleaned = re.sub(r"[\u0000-\u0008\u000b-\u001f\u007f]", "", text).strip()
+    from moderation.chatfilter.normalize import strip_invisible  # issue 10: no bidi/invisible characters
+
+    cleaned = re.sub(r"[\u0000-\u0008\u000b-\u001f\u007f]", "", strip_invisible(text)).strip()
     cleaned = re.sub(r"\s+", " ", cleaned)
     if not cleaned:
         raise ServiceError("empty_message", _("Boş mesaj gönderilemez."))
@@ -502,7 +696,7 @@ def screen_chat_text(*, user: User, text: Any) -> str:
         raise ServiceError(
             "message_too_long", _("Mesaj en çok %(max)d karakter olabilir.") % {"max": CHAT_MAX_LENGTH}
         )
-    return moderation_services.screen_chat_text(user=user, text=cleaned)
+    return moderation_chat.screen_chat_text(user=user, text=cleaned)
 
 
 def _check_chat_rate(user: User) -> None:
@@ -524,31 +718,27 @@ def post_chat_message(*, user: User, room: Room, table: Table | None = None, tex
     has rolled back. A held line is stored hidden (``visible=False``) and published only when a
     moderator approves it; check ``message.visible`` to tell the sender it waits.
     """
-    from moderation import services as moderation_services
-
     try:
         return _post_chat_message(user=user, room=room, table=table, text=text)
-    except moderation_services.ChatBlocked as blocked:
-        moderation_services.record_blocked_chat(error=blocked, user=user, room=room, table=table)
+    except moderation_chat.ChatBlocked as blocked:
+        moderation_chat.record_blocked_chat(error=blocked, user=user, room=room, table=table)
         raise
 
 
 @transaction.atomic
 def _post_chat_message(*, user: User, room: Room, table: Table | None, text: str) -> ChatMessage:
-    from moderation import services as moderation_services
-
     _require_user(user)
     room = Room.objects.select_related("salon").get(pk=room.pk)
     _require_access(room=room, user=user)
     if table is not None and table.room_id != room.pk:
         raise ServiceError("bad_table", _("Bu masa bu odada değil."))
-    moderation_services.check_can_chat(user=user, room=room)
+    moderation_chat.check_can_chat(user=user, room=room)
     cleaned = screen_chat_text(user=user, text=text)
     _check_chat_rate(user)
     visible = getattr(cleaned, "visible", True)
     message = ChatMessage.objects.create(room=room, table=table, author=user, text=str(cleaned), visible=visible)
     message.author = user
-    moderation_services.record_chat_verdict(message=message, screened=cleaned)
+    moderation_chat.record_chat_verdict(message=message, screened=cleaned)
     if visible:
         payload = selectors.chat_payload(message)
         group = events.table_group(table.pk) if table is not None else events.room_group(room.pk)

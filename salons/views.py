@@ -233,6 +233,19 @@ def room_close(request: HttpRequest, room_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def room_invite_new(request: HttpRequest, room_id: int) -> HttpResponse:
+    room = _get_room(room_id)
+    try:
+        room = services.new_invite_link(user=request.user, room=room)
+    except ServiceError as error:
+        return _error_response(request, error, room.get_absolute_url())
+    url = request.build_absolute_uri(reverse("salons:invite", args=[room.invite_token]))
+    return _ok_response(request, room.get_absolute_url(), _("Yeni davet bağlantısı hazır; eskisi artık çalışmaz."),
+                        invite_url=url)
+
+
+@login_required
+@require_POST
 def table_add(request: HttpRequest, room_id: int) -> HttpResponse:
     room = _get_room(room_id)
     try:

@@ -5,7 +5,10 @@ Always exactly one JSON object on stdout, so scripts and bug reports can rely on
 
 ``python -m games.engine verify --deck "K1 S2 ..." --salt HEX --commitment HEX [--moves FILE.json]``
 checks a revealed deal (see ``fairness.py``): the report, with exit 0 when it is valid and 1 when
-it is not, so a script can tell "the server cheated" from "you typed it wrong" (2).
+it is not, so a script can tell "the server cheated" from "you typed it wrong" (2). ``FILE.json``
+may be a hand's ``proof.json`` as the site serves it: its rules, starting seat and moves (the deal
+first) are all the command needs, and a deck, salt or commitment in it must agree with the
+command line.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import sys
 from typing import Any
 
 from .check import CheckError, check
-from .fairness import FairnessError, normal_salt, verify_hand
+from .fairness import FairnessError, canonical_deck, normal_salt, verify_hand
 from .rules import PRESETS, RuleSet, RuleSetError
 
 
@@ -49,9 +52,10 @@ def build_parser() -> argparse.ArgumentParser:
     verifier.add_argument("--salt", required=True, help="the revealed salt (64 hex digits)")
     verifier.add_argument("--commitment", required=True, help="the SHA-256 published before the hand")
     verifier.add_argument("--moves", metavar="FILE.json",
-                          help="the hand's public moves: a JSON list, or an object with \"moves\" (and \"rules\")")
+                          help="the hand's proof.json, or its public moves: a JSON list, or an object with "
+                               "\"moves\" (and \"rules\", \"starting_seat\")")
     verifier.add_argument("--starting-seat", type=int, default=None, metavar="N",
-                          help="default: the starting seat of the moves' deal entry, else 0")
+                          help="default: the file's starting_seat, else its deal entry's, else 0")
     verifier.add_argument("--players", type=int, choices=(2, 4), default=None)
     verifier.set_defaults(run=_run_verify, status=_verify_status)
     return parser
@@ -79,6 +83,8 @@ def _run_check(args: argparse.Namespace) -> dict[str, Any]:
 def _run_verify(args: argparse.Namespace) -> dict[str, Any]:
     moves: list[Any] = []
     rules_data: dict[str, Any] | None = None
+    file_seat: Any = None
+    disagreements: list[str] = []
     if args.moves is not None:
         try:
             with open(args.moves, encoding="utf-8") as handle:
@@ -87,6 +93,8 @@ def _run_verify(args: argparse.Namespace) -> dict[str, Any]:
             raise UsageError(f"--moves: cannot read {args.moves}: {error}") from None
         if isinstance(data, dict):
             rules_data = data.get("rules")
+            file_seat = data.get("starting_seat")
+            disagreements = _disagreements(data, args)
             data = data.get("moves", [])
         if not isinstance(data, list) or (rules_data is not None and not isinstance(rules_data, dict)):
             raise UsageError("--moves: give a JSON list of moves, or an object with a \"moves\" list")
@@ -101,11 +109,35 @@ def _run_verify(args: argparse.Namespace) -> dict[str, Any]:
         raise UsageError(f"--players {args.players} disagrees with the {rules.players}-player rules in --moves")
     if args.starting_seat is not None and not 0 <= args.starting_seat < rules.players:
         raise UsageError(f"--starting-seat must be 0..{rules.players - 1}")
+    if args.starting_seat is not None and file_seat is not None and file_seat != args.starting_seat:
+        disagreements.append(f"--starting-seat {args.starting_seat} disagrees with the file's starting seat {file_seat!r}")
+    starting_seat = args.starting_seat if args.starting_seat is not None else file_seat
+    if starting_seat is not None and (isinstance(starting_seat, bool) or not isinstance(starting_seat, int)
+                                      or not 0 <= starting_seat < rules.players):
+        raise UsageError(f"--moves: the starting seat must be 0..{rules.players - 1}, not {starting_seat!r}")
     normal_salt(args.salt)  # a malformed salt is a typing mistake (2), not a failed check (1)
     if not re.fullmatch(r"[0-9a-fA-F]{64}", args.commitment.strip()):
         raise UsageError("--commitment must be a SHA-256 in hex (64 digits)")
-    return verify_hand(args.deck, args.salt, args.commitment, rules=rules,
-                       starting_seat=args.starting_seat, moves=moves).to_dict()
+    report = verify_hand(args.deck, args.salt, args.commitment, rules=rules, starting_seat=starting_seat, moves=moves)
+    report.problems[:0] = disagreements
+    return report.to_dict()
+
+
+def _disagreements(data: dict[str, Any], args: argparse.Namespace) -> list[str]:
+    """A proof file that carries the deck, salt or commitment must say what the command line says:
+    otherwise the file was changed, or belongs to another hand."""
+    problems = []
+    try:
+        if "deck" in data and canonical_deck(data["deck"]) != canonical_deck(args.deck):
+            problems.append("the file's deck differs from --deck")
+    except FairnessError as error:
+        problems.append(f"the file's deck cannot be read: {error}")
+    for key in ("salt", "commitment"):
+        value = data.get(key)
+        if value is not None and (not isinstance(value, str)
+                                  or value.strip().lower() != getattr(args, key).strip().lower()):
+            problems.append(f"the file's {key} differs from --{key}")
+    return problems
 
 
 def _verify_status(result: dict[str, Any]) -> int:

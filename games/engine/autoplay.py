@@ -13,7 +13,8 @@ from typing import Any
 
 from .arrange import arrange_by_sets
 from .errors import EngineError
-from .hand import PHASE_DRAW, PHASE_OVER, PILE, HandState, check_seat, discard, draw
+from .finish import best_finish
+from .hand import PHASE_DRAW, PHASE_OVER, PILE, HandState, check_seat, discard, draw, finish
 from .rules import RuleSet
 from .tiles import FALSE_JOKER, Tile, color_of, number_of
 
@@ -101,6 +102,8 @@ def auto_move(state: HandState, seat: int) -> tuple[HandState, list[dict[str, An
     """Play the rest of ``seat``'s turn; returns the new state and the events it appended.
 
     A draw from an empty pile ends the hand (pile out), exactly as if the player had asked for it.
+    A seat that took the last discard after the pile ran out committed to finishing with it (the
+    engine refuses anything else), so its turn is played as that finish, the best one.
     """
     if state.phase == PHASE_OVER:
         raise EngineError("the hand is over", code="hand_over")
@@ -113,6 +116,11 @@ def auto_move(state: HandState, seat: int) -> tuple[HandState, list[dict[str, An
         if state.phase == PHASE_OVER:
             return state, state.events[start:]
     pairs_only = seat in state.declared_pairs
+    if state.must_finish:
+        found = best_finish(state.racks[seat], state.okey, state.rules, pairs_only=pairs_only)
+        if found is not None and found.discard is not None:
+            state = finish(state, seat, found.discard)
+            return state, state.events[start:]
     binds = (state.rules.indicator_binds_pair and pairs_only and seat in state.shown_indicators
              and state.indicator_taken_by is None)
     tile = choose_discard(state.racks[seat], state.okey, state.rules, pairs_only=pairs_only,

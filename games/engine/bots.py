@@ -35,8 +35,17 @@ optimum is flat (TAKE_GAIN 0.5 to 1, lower near-set weights: all within the nois
 near sets (NEAR_BASE 1.4 or NEAR_PER_OUT 0.5) finish far less often, and taking every discard that
 does not hurt (TAKE_GAIN 0) lets the opponents draw longer and win more.
 
-``easy`` plays like the time-out auto-play plus an occasional careless discard, takes a discard only
-when it completes a set, and never waits or declares pairs.
+Three levels (the practice table offers them as kolay, orta, zor):
+
+* ``easy`` (kolay) plays like a beginner: the time-out auto-play's discard plus an occasional
+  careless one, a discard taken only when it completes a set, and now and then a finish it does
+  not see (it plays on instead). It never thinks about what the next seat collects (so it feeds
+  it), never waits for an okey finish and never declares pairs.
+* ``normal`` (orta) is the bot above playing from the current view: the discard tops it sees now,
+  not the ones that went by. It keeps a memory only to count its okey waits.
+* ``hard`` (zor) is the normal bot plus tracking: every discard it has seen counts against the
+  outs of its near sets, it avoids feeding what the next seat picked up, and one tile from
+  finishing it keeps, of its few best discards, the rack the most unseen tiles would finish.
 """
 
 from __future__ import annotations
@@ -56,7 +65,7 @@ from .rules import RuleSet
 from .scoring import finish_value
 from .tiles import FALSE_JOKER, Tile, format_tile, make_tile, parse_tile, sort_key
 
-LEVELS = ("easy", "normal")
+LEVELS = ("easy", "normal", "hard")
 
 Message = dict[str, Any]
 Policy = Callable[..., Message]
@@ -77,11 +86,17 @@ POOR_COVER = 9
 TAKE_GAIN = 1.0
 # Each unit of danger (a fit with what the next seat picked up) costs this much rack value.
 FEED = 0.4
+# The hard bot counts finishing outs for its best few discards once this many tiles sit in sets;
+# each unseen tile that would finish is worth this much rack value.
+OUTS_CANDIDATES = 3
+NEAR_READY = 11
+OUTS_WEIGHT = 0.5
 # Waiting for an okey finish: at most this many turns, and only with enough pile and outs.
 MAX_OKEY_WAITS = 2
 WAIT_RULES = ((32, 2), (20, 4))  # (pile at least, outs at least)
-# Easy bots throw a random loose tile this often.
+# Easy bots throw a random loose tile this often, and overlook a finish this often.
 EASY_MISTAKES = 0.25
+EASY_MISSES = 0.35
 
 
 # -- memory ----------------------------------------------------------------------------------------
@@ -251,6 +266,24 @@ def _compute_completions(a: Tile, b: Tile) -> tuple[Tile, ...] | None:
 _COMPLETIONS = tuple(_compute_completions(a, b) for a in range(53) for b in range(53))
 
 
+def _compute_neighbours(face: Tile) -> frozenset[Tile]:
+    """Plain faces that can sit in one set or pair with ``face``: its own number in any colour, or
+    its colour within two (1 also next to 12 and 13)."""
+    if face == FALSE_JOKER:
+        return frozenset()
+    colour, number = divmod(face, 13)
+    number += 1
+    found = {make_tile(other, number) for other in range(4)}
+    for step in (-2, -1, 1, 2):
+        for position in {number + step, (number + step - 1) % 13 + 1}:
+            if 1 <= position <= 13:
+                found.add(make_tile(colour, position))
+    return frozenset(found)
+
+
+_NEIGHBOURS = tuple(_compute_neighbours(face) for face in range(53))
+
+
 class _Seat:
     """Everything one decision needs, built from a view (and the seat's memory of earlier views)."""
 
@@ -262,6 +295,8 @@ class _Seat:
         self.view = view
         self.level = level
         self.memory = memory
+        # Only the hard bot learns from the discards that went by and from the next seat's pickups.
+        self.tracking = level == "hard" and memory is not None
         self.seat: int = view["seat"]
         self.players: int = view["players"]
         self.next_seat = (self.seat + 1) % self.players
@@ -283,7 +318,7 @@ class _Seat:
     def _known_out(self) -> Counter[Tile]:
         """Tiles this seat knows are not in the pile: its rack, the indicator, all discards it saw."""
         seen: Counter[Tile] = Counter(tile for tile in self.tops if tile is not None)
-        if self.memory is not None:
+        if self.tracking:
             seen |= self.memory.gone
         history = self.view.get("discard_history")
         if history:
@@ -313,7 +348,9 @@ class _Seat:
         """Tiles the next seat picked up from discards, faces it threw away, whether it plays pairs."""
         picked: list[Tile] = []
         thrown: set[Tile] = set()
-        if self.memory is not None and self.memory.taken:
+        if self.level == "easy":
+            return picked, thrown, False  # a beginner does not watch the next seat
+        if self.tracking and self.memory.taken:
             picked += self.memory.taken[self.next_seat]
             thrown |= set(self.memory.stacks[self.next_seat])
         history = self.view.get("discard_history")
@@ -447,15 +484,43 @@ class _Seat:
         bound = self._bound_twin()
         if bound is not None and len(candidates) > 1 and bound in candidates:
             candidates.remove(bound)
-        best: tuple[float, Tile] | None = None
+        scored: list[tuple[float, Tile]] = []
         for tile in candidates:
             kept = list(tiles)
             kept.remove(tile)
-            score = self.value(kept) - FEED * self.danger(tile)
-            if best is None or score > best[0]:
-                best = (score, tile)
-        assert best is not None
+            scored.append((self.value(kept) - FEED * self.danger(tile), tile))
+        best = max(scored, key=lambda entry: entry[0])  # the first of equals: candidates are sorted
+        if self.tracking:
+            best = self._most_outs(tiles, scored, best)
         return best[1], best[0]
+
+    def _most_outs(self, tiles: list[Tile], scored: list[tuple[float, Tile]],
+                   best: tuple[float, Tile]) -> tuple[float, Tile]:
+        """The hard bot, one tile from finishing, keeps the rack that the most unseen tiles finish
+        (the outs it counts from every discard it has seen) among the few best discards."""
+        top = sorted(scored, key=lambda entry: -entry[0])[:OUTS_CANDIDATES]
+        rescored = []
+        for score, tile in top:
+            kept = _without(tiles, tile)
+            if self.covered(kept) < NEAR_READY:
+                return best
+            rescored.append((score + OUTS_WEIGHT * self.finish_outs(kept), tile))
+        return max(rescored, key=lambda entry: entry[0])
+
+    def finish_outs(self, kept: list[Tile]) -> int:
+        """Unseen copies of the tiles that, drawn next, would let these 14 tiles finish."""
+        if complete_split(kept, self.okey, self.rules, pairs_only=self.declared) is not None:
+            return sum(self.unseen(tile) for tile in range(53))  # any draw finishes
+        # A drawn tile that finishes is used in a set or pair: it shares a number with a kept tile,
+        # or its colour within two of it (or it is wild). Only those are tried.
+        faces = {self.plain(tile) for tile in kept if tile != self.okey}
+        tiles = {self.real(face) for near in faces for face in _NEIGHBOURS[near]} | {self.okey}
+        outs = 0
+        for tile in tiles:
+            copies = self.unseen(tile)
+            if copies and best_finish([*kept, tile], self.okey, self.rules, pairs_only=self.declared) is not None:
+                outs += copies
+        return outs
 
     def covered(self, tiles: list[Tile]) -> int:
         return sum(len(group) for group in arrange_by_sets(tiles, self.okey, self.rules).groups)
@@ -567,6 +632,8 @@ def bot_move(
             return {"type": "take_indicator"}
         return {"type": "draw", "source": seat.draw_source()}
     found = best_finish(seat.rack, seat.okey, seat.rules, pairs_only=seat.declared)
+    if level == "easy" and found is not None and (rng or random.Random(0)).random() < EASY_MISSES:
+        found = None  # the beginner does not see that the rack is complete
     if found is not None and found.discard is not None:
         if not found.okey_finish and seat.should_wait(found.discard):
             return {"type": "discard", "tile": format_tile(found.discard)}

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import fields
 from typing import Any
 
-from .finish import Finish, best_finish, complete_split
+from .finish import Finish, best_finish, complete_split, finish_value
 from .rules import COUNTDOWN, RuleSet
 from .tiles import (
     FALSE_JOKER,
@@ -49,8 +49,6 @@ def check(tiles: str | Iterable[str], indicator: str, **options: Any) -> dict[st
 def report(finish: Finish | None, okey: Tile, rules: RuleSet) -> dict[str, Any]:
     """finishes, kind, okey_finish, discard, sets (in notation; runs low to high with each wild
     where it stands), and for reading disputes: color, the okey, and value (the finish's worth)."""
-    from .scoring import finish_value  # scoring imports finish; keep this module light to import
-
     result: dict[str, Any] = {
         "finishes": finish is not None,
         "kind": None,

@@ -37,13 +37,15 @@ def shuffled_deck(seed: Seed = None) -> list[Tile]:
     return deck
 
 
-def deal_from_deck(deck: Sequence[Tile], rules: RuleSet, *, starting_seat: int = 0) -> HandState:
+def deal_from_deck(deck: Sequence[Tile], rules: RuleSet, *, starting_seat: int = 0,
+                   ending_shows: Sequence[int] = ()) -> HandState:
     """Deal a hand from a given deck order (top first). Deterministic: the same deck, the same hand.
 
     The indicator is the first tile from the top that is not a false joker; a false joker turned up
     goes back under the pile (to the bottom), as RULES.md says "put it back and draw another".
     Then, in play order from the starting seat, each seat takes its tiles from the top: 15 for the
     starting seat, 14 for the others. What is left is the face-down pile, top first.
+    ``ending_shows`` comes from the match (see ``hand.new_hand``); it does not change the deal.
     """
     if sorted(deck) != full_set() or len(deck) != TILE_COUNT:
         raise ValueError("a deck must hold exactly the 106 tiles")
@@ -62,9 +64,9 @@ def deal_from_deck(deck: Sequence[Tile], rules: RuleSet, *, starting_seat: int =
         count = RACK_SIZE + 1 if seat == starting_seat else RACK_SIZE
         racks[seat] = pile[:count]
         del pile[:count]
-    return new_hand(rules, deck, pile, racks, indicator, starting_seat)
+    return new_hand(rules, deck, pile, racks, indicator, starting_seat, ending_shows=ending_shows)
 
 
-def deal(rules: RuleSet, *, seed: Seed = None, starting_seat: int = 0) -> HandState:
+def deal(rules: RuleSet, *, seed: Seed = None, starting_seat: int = 0, ending_shows: Sequence[int] = ()) -> HandState:
     """Shuffle and deal a new hand (48 tiles left in the pile with 4 players, 76 with 2)."""
-    return deal_from_deck(shuffled_deck(seed), rules, starting_seat=starting_seat)
+    return deal_from_deck(shuffled_deck(seed), rules, starting_seat=starting_seat, ending_shows=ending_shows)

@@ -29,7 +29,8 @@ from typing import Any
 
 from .deck import deal_from_deck
 from .errors import EngineError
-from .hand import PILE, HandState, apply
+from .hand import PILE, HandState, apply, finish_public
+from .replay import made_by_engine
 from .rules import RuleSet
 from .tiles import FALSE_JOKER, NotationError, Tile, format_tile, format_tiles, full_set, parse_tile
 
@@ -161,17 +162,22 @@ def verify_hand(
     Checked where given: a ``deal`` entry's ``indicator``, ``starting_seat`` and ``players``, and a
     seat's dealt ``rack`` (any order); each draw's ``tile`` against the tile the deck puts there;
     a finish's ``kind`` and ``okey_finish``. Without ``starting_seat`` the ``deal`` entry's is used
-    (else 0). Every move must be legal when replayed; the first one
-    that is not ends the replay with a problem naming it.
+    (else 0); given both, they must agree. The deal entry's ``ending_shows`` (seats whose show ends
+    the match) is dealt with the hand. Every move must be legal when replayed, and a move the
+    engine makes itself (a pile out, the match's end) must be where the engine makes it; the first
+    one that is not ends the replay with a problem naming it.
 
     Raises ``FairnessError`` only when the deck cannot be read at all (a bad token); everything
     else that is wrong is a problem in the report, so one call lists all it can find.
     """
     rules = rules or RuleSet()
     moves = list(moves)
+    dealt = next((move for move in moves if isinstance(move, dict) and move.get("type") == "deal"), {})
     if starting_seat is None:
-        dealt = next((move for move in moves if isinstance(move, dict) and move.get("type") == "deal"), {})
         starting_seat = dealt.get("starting_seat", 0)
+    ending = dealt.get("ending_shows", [])
+    if not isinstance(ending, list) or not all(isinstance(seat, int) and not isinstance(seat, bool) for seat in ending):
+        ending = []
     report = VerifyReport(commitment_ok=False, deck_ok=False, starting_seat=starting_seat)
     tiles = _deck_tiles(deck)
     report.commitment_ok = verify_commitment(tiles, salt, commitment)
@@ -186,15 +192,18 @@ def verify_hand(
         return report
     report.deck_ok = True
     try:
-        state = deal_from_deck(tiles, rules, starting_seat=starting_seat)
+        state = deal_from_deck(tiles, rules, starting_seat=starting_seat, ending_shows=ending)
     except EngineError as error:
         report.problems.append(f"cannot deal: {error}")
         return report
     report.indicator = format_tile(state.indicator)
     report.okey = format_tile(state.okey)
     report.racks = [[format_tile(tile) for tile in rack] for rack in state.racks]
+    position = 0  # the move number in the hand: the deal is 0
     for number, move in enumerate(moves, start=1):
-        problem, state = _replay(state, move, number, report)
+        if isinstance(move, dict) and move.get("type") != "deal":
+            position += 1
+        problem, state = _replay(state, move, number, position, report)
         if problem is not None:
             report.problems.append(problem)
             break
@@ -210,7 +219,8 @@ def _difference(tiles: list[Tile]) -> str:
     return f"extra [{extra}], missing [{missing}]"
 
 
-def _replay(state: HandState, move: Any, number: int, report: VerifyReport) -> tuple[str | None, HandState]:
+def _replay(state: HandState, move: Any, number: int, position: int,
+            report: VerifyReport) -> tuple[str | None, HandState]:
     """Apply one public move; a problem string when it contradicts the deck or is illegal."""
     where = f"move {number}"
     if not isinstance(move, dict) or not isinstance(move.get("type"), str):
@@ -218,6 +228,12 @@ def _replay(state: HandState, move: Any, number: int, report: VerifyReport) -> t
     kind = move["type"]
     if kind == "deal":
         return _check_deal(state, move, where), state
+    try:
+        if made_by_engine(state, position, move):
+            report.moves_checked += 1
+            return None, state
+    except EngineError as error:
+        return f"{where}: {error}", state
     seat = move.get("seat", state.turn if kind != "declare_pairs" else None)
     if seat is None:
         return f"{where}: declare_pairs needs a seat", state
@@ -252,6 +268,9 @@ def _replay(state: HandState, move: Any, number: int, report: VerifyReport) -> t
             return f"{where}: the finish is claimed as {move['kind']!r} but replays as {found.kind!r}", state
         if "okey_finish" in move and bool(move["okey_finish"]) != found.okey_finish:
             return f"{where}: okey_finish is claimed as {move['okey_finish']} but replays as {found.okey_finish}", state
+        # The groups the table saw are the finisher's 14 tiles: a log changed earlier shows up here.
+        if "groups" in move and move["groups"] != finish_public(found)["groups"]:
+            return f"{where}: the finisher showed {move['groups']!r}, but the replay gives other tiles", state
     return None, state
 
 

@@ -31,7 +31,7 @@ from functools import cache, reduce
 from itertools import product
 from operator import or_
 
-from .rules import RuleSet
+from .rules import CHIPS, COUNTDOWN, PENALTY, RuleSet
 from .tiles import FALSE_JOKER, Tile, sort_key
 
 SETS = "sets"
@@ -47,6 +47,28 @@ class Finish:
     okey_finish: bool                    # the discard is a real wild okey (never a false joker)
     groups: tuple[tuple[Tile, ...], ...]  # the sets (runs in order, low to high) or the 7 pairs
     color: str | None = None             # ORDERED_COLOR / UNORDERED_COLOR when all 14 are one colour
+
+
+# Large enough to outrank every other finish: a sıralı renk ends the countdown match at once.
+ORDERED_COLOR_VALUE = 10_000
+
+
+def finish_value(finish: Finish, rules: RuleSet, *, double_okey: bool = False) -> int:
+    """Points each other player loses (countdown), gains as penalty (penalty) or chips each pays (chips)."""
+    pairs = finish.kind == PAIRS
+    if rules.scoring == COUNTDOWN:
+        if rules.color_finish and finish.color == ORDERED_COLOR:
+            return ORDERED_COLOR_VALUE
+        base = 8 if pairs or (rules.color_finish and finish.color == UNORDERED_COLOR) else 2
+        if double_okey:
+            return base * 4
+        return base * 2 if finish.okey_finish else base
+    if rules.scoring == PENALTY:
+        # 20 normal, 40 pairs, 40 okey finish, 80 both (interpretation: both doublings).
+        return 20 * (2 if pairs else 1) * (2 if finish.okey_finish else 1)
+    if rules.scoring == CHIPS:
+        return rules.stake * (2 if pairs else 1) * (2 if finish.okey_finish else 1)
+    raise ValueError(rules.scoring)
 
 
 def complete_split(tiles: list[Tile], okey: Tile, rules: RuleSet, *, pairs_only: bool = False) -> Finish | None:
@@ -464,8 +486,6 @@ class _Evaluator(MeldSearch):
     """Picks the best finish over candidate discards, building the shown groups only for the winner."""
 
     def __init__(self, okey: Tile, rules: RuleSet, pairs_only: bool):
-        from .scoring import finish_value  # scoring imports this module
-
         super().__init__(okey, rules)
         self.rules = rules
         self.pairs_only = pairs_only

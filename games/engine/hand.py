@@ -30,8 +30,17 @@ Other interpretations, all in one place:
 * Showing the indicator: only the seat the twin was *dealt* to ("ilk el dağıtıldığında gelirse"),
   during its own first turn, before its first discard (or before laying a first okey).
 * Declaring pairs: any seat, at any time while the hand runs, even when it is not its turn.
-* Pile out: a seat that asks to draw from an empty pile ends the hand with no finisher; taking the
-  previous seat's discard instead keeps the hand going.
+* Pile out (RULES.md "Centre pile runs out", source 001): once the pile is empty, the seat to play
+  may take the discard just made only to finish with it. So the hand ends at once, with no
+  finisher, when that seat cannot finish with it (or there is no discard to take, after a laid
+  first okey); a seat that could finish but asks to draw from the empty pile ends it too (it
+  declines). A seat that took that discard must finish: discarding or laying a first okey is
+  refused (``must_finish``), and the indicator cannot be taken instead of it (``pile_empty``).
+  The check runs in the engine after every action, so people, the turn clock and bots all play
+  this one rule.
+* Reaching zero (RULES.md, source 000): the match says at the deal which seats' showing the
+  indicator would end it (``ending_shows``: countdown, someone would reach 0). Such a show ends
+  the hand at once (``MATCH_OVER``, no finisher): the hand is not played on.
 * Events hold only what every seat saw happen at that moment: a draw from the pile does not name
   the tile. The full discard history is the pairs-declarer's privilege, so views never include the
   event list.
@@ -64,13 +73,14 @@ PHASE_OVER = "over"
 # How a hand ended.
 FINISHED = "finished"
 PILE_OUT = "pile_out"
+MATCH_OVER = "match_over"   # a shown indicator ended the match (countdown, a score reached 0)
 
 
 @dataclass(frozen=True)
 class HandResult:
     """How the hand ended; enough to score it without the rest of the state."""
 
-    reason: str                      # FINISHED or PILE_OUT
+    reason: str                      # FINISHED, PILE_OUT or MATCH_OVER
     players: int
     finisher: int | None = None
     finish: Finish | None = None
@@ -156,6 +166,8 @@ class HandState:
     indicator_taken_by: int | None = None
     first_okey_by: int | None = None
     centre: list[Tile] = field(default_factory=list)             # laid first okey, the finishing discard
+    must_finish: bool = False         # the seat to play took the last discard after the pile ran out
+    ending_shows: list[int] = field(default_factory=list)        # seats whose showing the indicator ends the match
     move: int = 0
     events: list[dict[str, Any]] = field(default_factory=list)
     result: HandResult | None = None
@@ -220,6 +232,8 @@ class HandState:
             "indicator_taken_by": self.indicator_taken_by,
             "first_okey_by": self.first_okey_by,
             "centre": list(self.centre),
+            "must_finish": self.must_finish,
+            "ending_shows": list(self.ending_shows),
             "move": self.move,
             "events": [dict(event) for event in self.events],
             "result": self.result.to_dict() if self.result is not None else None,
@@ -230,7 +244,7 @@ class HandState:
         if data.get("version") != STATE_VERSION:
             raise ValueError(f"unknown hand state version {data.get('version')!r}")
         return cls(
-            rules=RuleSet.from_dict(data["rules"]),
+            rules=RuleSet.from_stored(data["rules"]),
             deck=list(data["deck"]),
             pile=list(data["pile"]),
             racks=[list(rack) for rack in data["racks"]],
@@ -248,6 +262,9 @@ class HandState:
             indicator_taken_by=data["indicator_taken_by"],
             first_okey_by=data["first_okey_by"],
             centre=list(data["centre"]),
+            # Absent from hands stored before these rules: neither applied then.
+            must_finish=data.get("must_finish", False),
+            ending_shows=list(data.get("ending_shows", ())),
             move=data["move"],
             events=[dict(event) for event in data["events"]],
             result=HandResult.from_dict(data["result"]) if data["result"] is not None else None,
@@ -264,8 +281,12 @@ def new_hand(
     racks: Sequence[Sequence[Tile]],
     indicator: Tile,
     starting_seat: int,
+    *,
+    ending_shows: Sequence[int] = (),
 ) -> HandState:
-    """A hand as dealt. ``deck.deal`` calls this; tests use it to set up exact racks."""
+    """A hand as dealt. ``deck.deal`` calls this; tests use it to set up exact racks.
+
+    ``ending_shows``: seats whose showing the indicator would end the match (from the match)."""
     players = len(racks)
     if players != rules.players:
         raise ValueError(f"{players} racks for a {rules.players}-player rule set")
@@ -287,11 +308,15 @@ def new_hand(
         discards=[[] for _ in range(players)],
         turns_done=[0] * players,
         twin_dealt_to=twin_holders[0] if twin_holders else None,
+        ending_shows=sorted(set(ending_shows)),
     )
-    state.events.append(
-        {"move": 0, "type": "deal", "starting_seat": starting_seat, "indicator": format_tile(indicator),
-         "okey": format_tile(state.okey), "players": players}
-    )
+    deal_event: dict[str, Any] = {"move": 0, "type": "deal", "starting_seat": starting_seat,
+                                  "indicator": format_tile(indicator), "okey": format_tile(state.okey),
+                                  "players": players}
+    if state.ending_shows:
+        # Public (it follows from the scores) and needed to replay the hand from its log alone.
+        deal_event["ending_shows"] = list(state.ending_shows)
+    state.events.append(deal_event)
     return state
 
 
@@ -311,6 +336,7 @@ def _clone(state: HandState) -> HandState:
         declared_pairs=list(state.declared_pairs),
         shown_indicators=list(state.shown_indicators),
         centre=list(state.centre),
+        ending_shows=list(state.ending_shows),
         events=list(state.events),
     )
 
@@ -379,7 +405,39 @@ def _pass_turn(state: HandState, seat: int, *, takeable: bool) -> None:
 def _end(state: HandState, result: HandResult) -> None:
     state.phase = PHASE_OVER
     state.takeable = False
+    state.must_finish = False
     state.result = result
+
+
+def _end_without_finisher(state: HandState, reason: str, event_type: str, seat: int) -> None:
+    _event(state, event_type, seat)
+    _end(state, HandResult(
+        reason=reason, players=state.players,
+        shown_indicators=tuple(state.shown_indicators), declared_pairs=tuple(state.declared_pairs),
+    ))
+
+
+def can_finish(state: HandState, seat: int, extra: Tile | None = None) -> bool:
+    """Whether ``seat``'s rack (plus ``extra``, for a seat still to draw) finishes: the engine's finish
+    search, so what it says is exactly what ``finish`` accepts."""
+    rack = list(state.racks[seat]) if extra is None else [*state.racks[seat], extra]
+    if len(rack) != 15:
+        return False
+    return finishing.best_finish(rack, state.okey, state.rules, pairs_only=seat in state.declared_pairs) is not None
+
+
+def _end_if_pile_out(state: HandState) -> None:
+    """Once the pile is empty nothing keeps a hand going but a finish (see the module doc)."""
+    if state.phase == PHASE_OVER or state.pile:
+        return
+    seat = state.turn
+    if state.phase == PHASE_DRAW:
+        tile = state.available_discard
+        if tile is not None and can_finish(state, seat, tile):
+            return
+    elif not state.must_finish or can_finish(state, seat):
+        return
+    _end_without_finisher(state, PILE_OUT, "pile_out", seat)
 
 
 # -- actions ----------------------------------------------------------------------------------------
@@ -389,7 +447,8 @@ def draw(state: HandState, seat: int, source: str) -> HandState:
     """Draw the top of the pile or the previous seat's latest discard.
 
     Drawing from an empty pile ends the hand with no finisher (``pile_out``): the seat asked for a
-    tile the table cannot give, and the rules end the hand rather than reshuffle.
+    tile the table cannot give, and the rules end the hand rather than reshuffle. Taking the discard
+    once the pile is empty commits the seat to finishing with it (``must_finish``).
     """
     _require_open(state)
     seat = check_seat(state, seat)
@@ -407,15 +466,14 @@ def draw(state: HandState, seat: int, source: str) -> HandState:
         new.racks[seat].append(tile)
         new.phase = PHASE_DISCARD
         new.takeable = False
+        # After the pile ran out the discard is taken only to finish with it.
+        new.must_finish = not new.pile
         _event(new, "draw", seat, source=DISCARD, tile=format_tile(tile))
         return new
     new = _clone(state)
     if not new.pile:
-        _event(new, "pile_out", seat)
-        _end(new, HandResult(
-            reason=PILE_OUT, players=new.players,
-            shown_indicators=tuple(new.shown_indicators), declared_pairs=tuple(new.declared_pairs),
-        ))
+        # The seat declines the last discard: nothing is left to draw, the hand ends.
+        _end_without_finisher(new, PILE_OUT, "pile_out", seat)
         return new
     new.racks[seat].append(new.pile.pop(0))
     new.phase = PHASE_DISCARD
@@ -436,15 +494,23 @@ def _require_tile_play(state: HandState, seat: int, tile: Tile | str) -> tuple[i
     return seat, tile
 
 
+def _require_may_play_on(state: HandState) -> None:
+    if state.must_finish:
+        raise EngineError("the pile is empty: you took the last discard to finish with it, so finish",
+                          code="must_finish")
+
+
 def discard(state: HandState, seat: int, tile: Tile | str) -> HandState:
     """Give one tile to the next seat and end the turn."""
     seat, tile = _require_tile_play(state, seat, tile)
+    _require_may_play_on(state)
     new = _clone(state)
     new.racks[seat].remove(tile)
     new.discards[seat].append(tile)
     new.discard_log.append([seat, tile, -1])
     _event(new, "discard", seat, tile=format_tile(tile))
     _pass_turn(new, seat, takeable=True)
+    _end_if_pile_out(new)
     return new
 
 
@@ -495,6 +561,9 @@ def show_indicator(state: HandState, seat: int) -> HandState:
     new = _clone(state)
     new.shown_indicators.append(seat)
     _event(new, "show_indicator", seat, tile=format_tile(state.indicator))
+    if seat in new.ending_shows:
+        # The show brings a score to 0: the match is over, so this hand is not played on.
+        _end_without_finisher(new, MATCH_OVER, "match_over", seat)
     return new
 
 
@@ -507,6 +576,8 @@ def declare_pairs(state: HandState, seat: int) -> HandState:
     new = _clone(state)
     new.declared_pairs.append(seat)
     _event(new, "declare_pairs", seat)
+    # Pairs only from now on: after the pile ran out that may leave the seat to play unable to finish.
+    _end_if_pile_out(new)
     return new
 
 
@@ -525,6 +596,9 @@ def take_indicator(state: HandState, seat: int) -> HandState:
         raise EngineError("the indicator binds a pair only for a seat going for pairs", code="not_declared")
     if state.indicator_taken_by is not None:
         raise EngineError("the indicator was already taken", code="indicator_taken")
+    if not state.pile:
+        raise EngineError("the pile is empty: only the last discard may be taken, to finish with it",
+                          code="pile_empty")
     if state.turns_done[seat] == 0:
         raise EngineError("the indicator can be taken from your second turn on", code="too_early")
     if state.indicator not in state.racks[seat]:
@@ -547,6 +621,7 @@ def lay_first_okey(state: HandState, seat: int) -> HandState:
     seat = check_seat(state, seat)
     _require_turn(state, seat)
     _require_drawn(state)
+    _require_may_play_on(state)
     if state.first_okey_by is not None:
         raise EngineError("a first okey was already laid this hand", code="already_laid")
     okey = state.okey
@@ -560,6 +635,7 @@ def lay_first_okey(state: HandState, seat: int) -> HandState:
     _event(new, "lay_first_okey", seat, tile=format_tile(okey))
     # Nothing was discarded to the next seat, so it has no discard to take.
     _pass_turn(new, seat, takeable=False)
+    _end_if_pile_out(new)
     return new
 
 
@@ -589,7 +665,9 @@ def apply(state: HandState, seat: int, action: str, **args: Any) -> HandState:
 
 
 def legal_actions(state: HandState, seat: int) -> list[str]:
-    """Cheap hints for the UI: actions that pass the turn/phase checks (finishing still needs a valid rack)."""
+    """What ``seat`` may do now: each listed action is accepted if sent now (``discard``/``finish``
+    with a suitable tile). ``finish`` is listed only when the rack can finish, by the same search
+    ``finish`` runs; ``draw_pile`` on an empty pile means ending the hand (declining the discard)."""
     if state.phase == PHASE_OVER or not 0 <= seat < state.players:
         return []
     actions: list[str] = []
@@ -605,13 +683,19 @@ def legal_actions(state: HandState, seat: int) -> list[str]:
         if state.available_discard is not None:
             actions.append("draw_discard")
         if (state.rules.indicator_binds_pair and seat in state.shown_indicators and seat in state.declared_pairs
-                and state.indicator_taken_by is None and not first_turn and state.indicator in state.racks[seat]):
+                and state.indicator_taken_by is None and not first_turn and state.indicator in state.racks[seat]
+                and state.pile):
             actions.append("take_indicator")
-    else:
-        actions += ["discard", "finish"]
-        if (state.rules.double_okey and state.first_okey_by is None
-                and state.racks[seat].count(state.okey) >= 2):
-            actions.append("lay_first_okey")
+        return actions
+    if not state.must_finish:
+        actions.append("discard")
+    if can_finish(state, seat):
+        actions.append("finish")
+    if (state.rules.double_okey and state.first_okey_by is None and not state.must_finish
+            and state.racks[seat].count(state.okey) >= 2
+            and finishing.finish_with_discard(list(state.racks[seat]), state.okey, state.okey, state.rules,
+                                              pairs_only=seat in state.declared_pairs) is not None):
+        actions.append("lay_first_okey")
     return actions
 
 

@@ -13,8 +13,10 @@ End of a match, per preset (RULES.md):
   ``scoring.split_prize_pool``;
 * chips: never by itself (each hand settles at once); ``winners`` is empty.
 
-*Interpretation*: an indicator shown during a hand counts at once on the live scoreboard
-(``live_scores``), but whether the match is over is decided when the hand ends.
+An indicator shown during a hand counts at once on the live scoreboard (``live_scores``). When it
+brings a countdown score to 0 or below the match ends at once (RULES.md "Reaching zero"): each
+hand is dealt knowing which seats' show would do that (``ending_shows``), and such a show ends the
+hand there; ``record_hand`` then ends the match.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from .deck import Seed, deal
 from .errors import EngineError
 from .hand import HandState
 from .rules import CHIPS, COUNTDOWN, PENALTY, RuleSet
-from .scoring import ends_match_at_once, hand_score_deltas, split_prize_pool
+from .scoring import ends_match_at_once, hand_score_deltas, indicator_deltas, split_prize_pool
 
 MATCH_VERSION = 1
 
@@ -68,7 +70,7 @@ class MatchState:
         if data.get("version") != MATCH_VERSION:
             raise ValueError(f"unknown match state version {data.get('version')!r}")
         return cls(
-            rules=RuleSet.from_dict(data["rules"]),
+            rules=RuleSet.from_stored(data["rules"]),
             scores=list(data["scores"]),
             first_starting_seat=data["first_starting_seat"],
             next_starting_seat=data["next_starting_seat"],
@@ -126,7 +128,17 @@ def start_next_hand(match: MatchState, *, seed: Seed = None) -> HandState:
     if is_over(match):
         raise EngineError("the match is over", code="match_over")
     return deal(match.rules, seed=seed if seed is not None else hand_seed(match),
-                starting_seat=match.next_starting_seat)
+                starting_seat=match.next_starting_seat, ending_shows=ending_shows(match))
+
+
+def ending_shows(match: MatchState) -> list[int]:
+    """Seats whose showing the indicator in the next hand would end the match: in countdown, when
+    it brings some score to 0 or below (the other presets never end on a score)."""
+    if match.rules.scoring != COUNTDOWN:
+        return []
+    return [seat for seat in range(match.players)
+            if min(score + delta for score, delta in
+                   zip(match.scores, indicator_deltas(seat, match.rules, match.players), strict=True)) <= 0]
 
 
 def record_hand(match: MatchState, hand: HandState) -> MatchState:

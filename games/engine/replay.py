@@ -36,13 +36,38 @@ def action_of(event: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     raise EngineError(f"cannot replay an event of type {kind!r}", code="bad_event", event=repr(kind))
 
 
-def replay(deck: Sequence[Tile], rules: RuleSet, starting_seat: int,
+def made_by_engine(state: HandState, position: int, event: dict[str, Any]) -> bool:
+    """Whether the log's move number ``position`` is one the engine wrote itself with the action
+    before it (a pile out when the next seat cannot finish; the end of the match after a show):
+    the replayed state holds it already, so it is compared, not applied."""
+    if position >= len(state.events):
+        return False
+    made = state.events[position]
+    if made.get("type") != event.get("type") or made.get("seat") != event.get("seat", made.get("seat")):
+        raise EngineError(f"move {position} is logged as {event.get('type')!r}, but the engine made "
+                          f"{made.get('type')!r} there", code="bad_event", event=repr(event.get("type")))
+    return True
+
+
+def replay(deck: Sequence[Tile], rules: RuleSet, starting_seat: int | None,
            moves: Iterable[dict[str, Any]]) -> list[HandState]:
-    """Every state of the hand: index 0 is the deal, index k the state after move k."""
-    state = deal_from_deck(list(deck), rules, starting_seat=starting_seat)
+    """Every state of the hand: index 0 is the deal, index k the state after move k (a move the
+    engine made itself shares the state of the action that caused it).
+
+    A ``deal`` entry among the moves gives the starting seat (when ``starting_seat`` is None) and
+    the seats whose show ends the match; its starting seat must agree with ``starting_seat``."""
+    moves = list(moves)
+    dealt = next((event for event in moves if event.get("type") == "deal"), {})
+    seat = dealt.get("starting_seat", 0) if starting_seat is None else starting_seat
+    if dealt.get("starting_seat", seat) != seat:
+        raise EngineError("the deal's starting seat disagrees", code="bad_event", event="deal")
+    state = deal_from_deck(list(deck), rules, starting_seat=seat, ending_shows=dealt.get("ending_shows", ()))
     states = [state]
     for event in moves:
         if event.get("type") == "deal":
+            continue
+        if made_by_engine(state, len(states), event):
+            states.append(state)
             continue
         action, args = action_of(event)
         state = hands.apply(state, event["seat"], action, **args)

@@ -15,8 +15,22 @@ CHIPS = "chips"
 PRESETS = (COUNTDOWN, PENALTY, CHIPS)
 
 
+#: Options of source 000 that belong to the countdown preset alone (RULES.md): a rule set that turns
+#: one on under another preset is refused, never silently played differently.
+COUNTDOWN_ONLY = ("color_finish", "indicator_binds_pair", "double_okey")
+
+
 class RuleSetError(ValueError):
+    """A rule set the engine will not play. ``code`` is stable; ``field`` names the option at fault
+    (None when it is not one option), so a form can put the error next to it."""
+
     code = "bad_rules"
+
+    def __init__(self, message: str, *, code: str | None = None, field: str | None = None):
+        super().__init__(message)
+        if code is not None:
+            self.code = code
+        self.field = field
 
 
 @dataclass(frozen=True)
@@ -48,15 +62,22 @@ class RuleSet:
         if self.scoring not in PRESETS:
             raise RuleSetError(f"unknown scoring preset '{self.scoring}'; use one of {', '.join(PRESETS)}")
         if self.players not in (2, 4):
-            raise RuleSetError("a table has 4 or 2 players")
+            raise RuleSetError("a table has 4 or 2 players", field="players")
         if self.max_jokers_per_set not in (None, 1):
-            raise RuleSetError("max_jokers_per_set is 1 or unlimited (None)")
+            raise RuleSetError("max_jokers_per_set is 1 or unlimited (None)", field="max_jokers_per_set")
         if not 1 <= self.start_points <= 1000:
-            raise RuleSetError("start_points must be between 1 and 1000")
+            raise RuleSetError("start_points must be between 1 and 1000", field="start_points")
         if self.hands_per_match not in (1, 3):
-            raise RuleSetError("a penalty match lasts 1 or 3 hands")
-        if self.prize_pool < 0 or self.stake < 0:
-            raise RuleSetError("prize pool and stake cannot be negative")
+            raise RuleSetError("a penalty match lasts 1 or 3 hands", field="hands_per_match")
+        if self.prize_pool < 0:
+            raise RuleSetError("the prize pool cannot be negative", field="prize_pool")
+        if self.stake < 0:
+            raise RuleSetError("the stake cannot be negative", field="stake")
+        if self.scoring != COUNTDOWN:
+            for name in COUNTDOWN_ONLY:
+                if getattr(self, name):
+                    raise RuleSetError(f"{name} is an option of the countdown preset only, not of {self.scoring}",
+                                       code="option_outside_preset", field=name)
         if self.scoring == CHIPS and self.max_jokers_per_set != 1:
             # Source 002 plays its chip preset with at most one joker per set, always.
             object.__setattr__(self, "max_jokers_per_set", 1)
@@ -82,6 +103,15 @@ class RuleSet:
         if unknown:
             raise RuleSetError(f"unknown rule option(s): {', '.join(sorted(unknown))}")
         return cls(**data)
+
+    @classmethod
+    def from_stored(cls, data: dict[str, Any]) -> RuleSet:
+        """A rule set saved before countdown-only options were refused elsewhere: such an option is
+        turned off (color_finish was never played outside countdown), so old rooms, matches and
+        hands still load. New rule sets go through ``from_dict``, which refuses them."""
+        if data.get("scoring", COUNTDOWN) != COUNTDOWN:
+            data = {**data, **{name: False for name in COUNTDOWN_ONLY if name in data}}
+        return cls.from_dict(data)
 
     @property
     def tiles_per_player(self) -> int:

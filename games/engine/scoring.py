@@ -1,45 +1,18 @@
-"""Scoring of the three presets (RULES.md, "Scoring presets").
+"""Scoring of the three presets (RULES.md, "Scoring presets"): how a hand moves the scores.
 
-``finish_value`` is what a finish is worth under a rule set; finish search uses it to pick the best
-finish for the finisher, and hand/match scoring uses it to move points and chips.
+``finish_value`` (defined in ``finish``, whose search picks the best finish by it) is what a finish
+is worth under a rule set; hand and match scoring use it to move points and chips.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
-from .finish import ORDERED_COLOR, PAIRS, UNORDERED_COLOR, Finish
-from .rules import CHIPS, COUNTDOWN, PENALTY, RuleSet
-
-if TYPE_CHECKING:  # hand.py imports finish.py, which may import this module: no import cycle at run time
-    from .hand import HandResult, HandState
-
-# How a hand ended (the same strings as hand.FINISHED / hand.PILE_OUT).
-FINISHED = "finished"
-PILE_OUT = "pile_out"
-
-# Large enough to outrank every other finish: a sıralı renk ends the countdown match at once.
-ORDERED_COLOR_VALUE = 10_000
-
-
-def finish_value(finish: Finish, rules: RuleSet, *, double_okey: bool = False) -> int:
-    """Points each other player loses (countdown), gains as penalty (penalty) or chips each pays (chips)."""
-    pairs = finish.kind == PAIRS
-    if rules.scoring == COUNTDOWN:
-        if rules.color_finish and finish.color == ORDERED_COLOR:
-            return ORDERED_COLOR_VALUE
-        base = 8 if pairs or (rules.color_finish and finish.color == UNORDERED_COLOR) else 2
-        if double_okey:
-            return base * 4
-        return base * 2 if finish.okey_finish else base
-    if rules.scoring == PENALTY:
-        # 20 normal, 40 pairs, 40 okey finish, 80 both (interpretation: both doublings).
-        return 20 * (2 if pairs else 1) * (2 if finish.okey_finish else 1)
-    if rules.scoring == CHIPS:
-        return rules.stake * (2 if pairs else 1) * (2 if finish.okey_finish else 1)
-    raise ValueError(rules.scoring)
-
+# finish_value lives with the finish search (which ranks finishes by it); scoring sits above the
+# hand and re-exports it, so the layers run one way: tiles -> melds -> finish -> hand -> scoring.
+from .finish import ORDERED_COLOR, ORDERED_COLOR_VALUE, finish_value
+from .hand import FINISHED, MATCH_OVER, PILE_OUT, HandResult, HandState
+from .rules import COUNTDOWN, PENALTY, RuleSet
 
 # -- hand scoring -----------------------------------------------------------------------------------
 
@@ -71,8 +44,6 @@ def hand_score_deltas(
     else to 0; that depends on their scores, so pass ``scores`` to get exact deltas (without them
     each other seat gets ``-ORDERED_COLOR_VALUE``, which is "to 0 or below").
     """
-    from .hand import HandState
-
     if isinstance(state_or_result, HandState):
         rules = rules or state_or_result.rules
         result = state_or_result.result
@@ -93,6 +64,8 @@ def hand_score_deltas(
         if rules.scoring == PENALTY:
             deltas = [delta + 10 for delta in deltas]
         return deltas
+    if result.reason == MATCH_OVER:
+        return deltas  # the shown indicator ended the match: it is all the hand moved
     finisher, finish = result.finisher, result.finish
     if finisher is None or finish is None:
         raise ValueError("a finished hand without its finisher")
@@ -126,13 +99,16 @@ def ends_match_at_once(result: HandResult, rules: RuleSet) -> bool:
 # -- prize pool (penalty preset) ---------------------------------------------------------------------
 
 
-def _largest_remainder(total: int, weights: Sequence[int]) -> list[int]:
-    """Split ``total`` in proportion to ``weights`` into integers that sum to it exactly.
+def largest_remainder(total: int, weights: Sequence[int]) -> list[int]:
+    """Split ``total`` in proportion to ``weights`` into integers that sum to it exactly (nothing
+    to split, or no weight: all zeros).
 
     Hamilton's method: everyone gets the floor of their quota, the units left go to the largest
     fractional parts; equal fractions go to the earlier seat so the split is deterministic.
     """
     weight_sum = sum(weights)
+    if total <= 0 or weight_sum <= 0:
+        return [0] * len(weights)
     floors = [total * weight // weight_sum for weight in weights]
     fractions = [total * weight % weight_sum for weight in weights]
     left = total - sum(floors)
@@ -160,10 +136,10 @@ def split_prize_pool(pool: int, penalties: Sequence[int], hands_per_match: int) 
     winners = [seat for seat, penalty in enumerate(penalties) if penalty == best]
     runners_up = [seat for seat, penalty in enumerate(penalties) if seat not in winners and penalty < limit]
     runners_up_part = pool * RUNNERS_UP_PERCENT // 100 if runners_up else 0
-    for seat, share in zip(winners, _largest_remainder(pool - runners_up_part, [1] * len(winners)), strict=True):
+    for seat, share in zip(winners, largest_remainder(pool - runners_up_part, [1] * len(winners)), strict=True):
         shares[seat] = share
     if runners_up:
         weights = [limit - penalties[seat] for seat in runners_up]
-        for seat, share in zip(runners_up, _largest_remainder(runners_up_part, weights), strict=True):
+        for seat, share in zip(runners_up, largest_remainder(runners_up_part, weights), strict=True):
             shares[seat] = share
     return shares

@@ -29,7 +29,7 @@ from .models import (
     WatchedWord,
     strictest,
 )
-from .normalize import fold, normalize_term
+from .normalize import fold, normalize_term, strip_invisible
 
 __all__ = [
     "ACTION_RANK",
@@ -52,5 +52,6 @@ __all__ = [
     "fold",
     "normalize_term",
     "strictest",
+    "strip_invisible",
     "terlik_dictionary",
 ]

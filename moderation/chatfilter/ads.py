@@ -69,6 +69,9 @@ _SEP_HALF = r"\s+\.|\.\s+"
 _OBF_STRONG_RE = re.compile(
     _LABEL + r"(?P<sep>" + _SEP_EXPLICIT + "|" + _SEP_HALF + r")(?P<tld>" + _alt(OBF_STRONG_TLDS) + r")(?![a-z0-9])"
 )
+# "bedava okey com", "bedavaokey,com": the dot left out, only before TLDs that are no word of the
+# chat ("net" is "clear", "tv", "me"...: those need a dot or an explicit obfuscator).
+_OBF_BARE_RE = re.compile(_LABEL + r"(?P<sep>\s*,\s*|\s+)(?P<tld>com(?:\s*[.,]?\s*tr)?|org)(?![a-z0-9])")
 _OBF_WEAK_RE = re.compile(_LABEL + r"(?P<sep>" + _SEP_EXPLICIT + r")(?P<tld>" + _alt(OBF_WEAK_TLDS) + r")(?![a-z0-9])")
 _EMAIL_RE = re.compile(
     r"(?<![\w.+\-])[a-z0-9][a-z0-9._%+\-]{0,63}\s*@\s*[a-z0-9\-]+(?:\.[a-z0-9\-]+)*\.[a-z]{2,24}(?![\w\-])"
@@ -103,7 +106,19 @@ _BARE_PLATFORM_RE = re.compile(
 # handle-looking token; checked further in code (letters with digits/underscore/inner dot)
 _HANDLE_TOKEN_RE = re.compile(r"(?<![\w@.])@?[a-z][a-z0-9_.]{2,29}[a-z0-9_]")
 _TILE_RE = re.compile(r"(?:kirmizi|siyah|mavi|sari|yesil|k|s|m|y)\d{1,2}$")
-_MAYBE_LINK_RE = re.compile(r"[.@/:()\[\]{}<>]|nokta|dot|www")
+_MAYBE_LINK_RE = re.compile(r"[.@/:()\[\]{}<>]|nokta|dot|www|(?<![a-z])(?:com|org)(?![a-z])")
+# Chips (or accounts) for money: the classic scam of Okey rooms. Chips are only won at tables here, so
+# "çip satıyorum", "satılık chip", "1m çip 50 tl" are advertising; "çipim bitti", "10 çip aldım" are not.
+_CHIP = r"(?:cip|chip|cips|chips)\w{0,5}"
+_TRADE_RE = re.compile(
+    r"(?<![a-z0-9])(?:"
+    + _CHIP + r"\s+(?:sat(?!ir)\w*|alim\w*|al\s*sat\w*)"
+    r"|(?:satilik|ucuz|uygun\s+fiyat\w*|indirimli|toptan)\s+" + _CHIP
+    + r"|(?:hesap|hesabimi|hesaplar)\s+(?:sat(?!ir)\w*|satilik)"
+    r"|" + _CHIP + r"[^.!?]{0,20}?\d+\s*(?:tl|lira|try|euro|dolar)(?![a-z])"
+    r"|\d+\s*(?:tl|lira|try)\w{0,3}\s+(?:\w+\s+){0,3}" + _CHIP
+    + r")"
+)
 _CHUNK_RE = re.compile(r"\S+")
 
 
@@ -143,6 +158,83 @@ def _join_spaced_singles(t: str) -> tuple[str, list[int]] | None:
     out.append(t[pos:])
     idx.extend(range(pos, len(t)))
     return "".join(out), idx
+
+
+# Numbers written in words, as people dodge a phone filter ("sıfır beş yüz otuz iki, yüz yirmi üç…"):
+# folded Turkish number words, composed into the groups a person reads out (532, 123, 45, 67).
+_UNITS = {"bir": 1, "iki": 2, "uc": 3, "dort": 4, "bes": 5, "alti": 6, "yedi": 7, "sekiz": 8, "dokuz": 9}
+_TENS = {"on": 10, "yirmi": 20, "otuz": 30, "kirk": 40, "elli": 50, "altmis": 60, "yetmis": 70, "seksen": 80,
+         "doksan": 90}
+_NUMBER_WORDS = {"sifir", "yuz", *_UNITS, *_TENS}
+_NUMBER_TOKEN_RE = re.compile(r"[a-z]+|\d+")
+_NUMBER_GAP_RE = re.compile(r"[\s,.;:/\-]*")
+
+
+def _spoken_number_runs(t: str) -> list[tuple[str, list[tuple[int, int]]]]:
+    """Runs of number words (digits may mix in) as digit groups: [("0 532 123 45 67", spans)], each
+    group's span in ``t``. Only runs of five words or more: a phone number read out is never shorter."""
+    runs: list[tuple[str, list[tuple[int, int]]]] = []
+    groups: list[tuple[str, int, int]] = []
+    words = 0
+    value: int | None = None
+    start = end = 0
+    places: set[str] = set()
+    last_end = -1
+
+    def flush() -> None:
+        nonlocal value, places
+        if value is not None:
+            groups.append((str(value), start, end))
+        value, places = None, set()
+
+    def close_run() -> None:
+        nonlocal groups, words
+        flush()
+        if words >= 5 and groups:
+            runs.append((" ".join(g for g, _a, _b in groups), [(a, b) for _g, a, b in groups]))
+        groups, words = [], 0
+
+    for m in _NUMBER_TOKEN_RE.finditer(t):
+        token = m.group()
+        if last_end >= 0 and not _NUMBER_GAP_RE.fullmatch(t[last_end:m.start()]):
+            close_run()
+        if token.isdigit():
+            flush()
+            groups.append((token, m.start(), m.end()))
+            words += 1
+        elif token in _NUMBER_WORDS:
+            words += 1
+            if token == "sifir":
+                flush()
+                groups.append(("0", m.start(), m.end()))
+            elif token == "yuz":
+                if value is not None and value < 10 and "hundreds" not in places:
+                    value, places = value * 100, {"hundreds"}
+                else:
+                    flush()
+                    value, places, start = 100, {"hundreds"}, m.start()
+            elif token in _TENS:
+                if value is not None and value % 100 == 0 and not places & {"tens", "units"}:
+                    value += _TENS[token]
+                    places.add("tens")
+                else:
+                    flush()
+                    value, places, start = _TENS[token], {"tens"}, m.start()
+            else:
+                if value is not None and "units" not in places:
+                    value += _UNITS[token]
+                    places.add("units")
+                else:
+                    flush()
+                    value, places, start = _UNITS[token], {"units"}, m.start()
+            end = m.end()
+        else:
+            close_run()
+            last_end = -1
+            continue
+        last_end = m.end()
+    close_run()
+    return runs
 
 
 def _phone_spans(run: str) -> list[tuple[int, int, str]]:
@@ -230,6 +322,8 @@ class AdDetector:
                 self._scan_links(joined[0], joined[1], hits)
         self._scan_phones(t, hits)
         self._scan_social(t, hits)
+        for m in _TRADE_RE.finditer(t):
+            hits.append(AdHit("chip trade", m.start(), m.end(), True, m.group()))
         strong = [(h.start, h.end) for h in hits if h.strong]
         # "discord" inside "discord.gg/x" is part of the link, not a separate mention
         return [h for h in hits if h.strong or not any(a < h.end and h.start < b for a, b in strong)]
@@ -262,7 +356,7 @@ class AdDetector:
             if (m["scheme"] or host.startswith("www.") or path[:1] in ("/", "?") or suffix in STRONG_TLDS
                     or "." in suffix):
                 add("domain", m.start(), m.end(), f"{domain}.{suffix}")
-        for rx in (_OBF_STRONG_RE, _OBF_WEAK_RE):
+        for rx in (_OBF_STRONG_RE, _OBF_WEAK_RE, _OBF_BARE_RE):
             for m in rx.finditer(d):
                 label = m["label"]
                 if not re.search(r"[a-z]", label) or label in ("nokta", "dot", "www"):
@@ -277,6 +371,16 @@ class AdDetector:
         for m in _PHONE_RUN_RE.finditer(t):
             for a, b, digits in _phone_spans(m.group()):
                 hits.append(AdHit("phone number", m.start() + a, m.start() + b, True, digits))
+        for digits_text, spans in _spoken_number_runs(t):
+            # Group i of the run starts at offset sum(len(group) + 1) in ``digits_text``.
+            offsets, at = [], 0
+            for group in digits_text.split(" "):
+                offsets.append((at, at + len(group)))
+                at += len(group) + 1
+            for a, b, digits in _phone_spans(digits_text):
+                first = next(i for i, (x, y) in enumerate(offsets) if x <= a < y + 1)
+                last = next(i for i, (x, y) in enumerate(offsets) if x < b <= y)
+                hits.append(AdHit("phone number", spans[first][0], spans[last][1], True, f"{digits} (in words)"))
 
     # -- social ------------------------------------------------------------------------------
     def _scan_social(self, t: str, hits: list[AdHit]) -> None:

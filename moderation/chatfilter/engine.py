@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from .ads import AdDetector, AdHit
-from .lexicon import ALLOW_EXACT, ALLOW_LIST, HAND_INSULTS, POLITICS, Lex, terlik_dictionary
+from .lexicon import ALLOW_EXACT, ALLOW_LIST, ELLIPTIC_FILLERS, HAND_INSULTS, POLITICS, Lex, terlik_dictionary
 from .models import ACTION_RANK, FilterResult, FilterRules, Match, strictest
 from .normalize import (
     LEET_TABLE,
@@ -42,6 +42,12 @@ _HAS_ALPHA_RE = re.compile(r"[^\W\d_]")
 _HAS_DIGIT_RE = re.compile(r"\d")
 _SPACE_RE = re.compile(r"\s")
 _MASK_CHAR = "*"
+# A letter hidden behind a symbol, as people write swear words in chat ("s*ktir", "or*spu", "s.keyim",
+# "a*k"): a word whose inner letters stand behind one or two symbols is tried with each letter there.
+_MASKED_TOKEN_RE = re.compile(r"(?<![a-z0-9*#_+.\-])[a-z]+(?:[*#_+.\-]{1,2}[a-z]+)+(?![a-z0-9*#_+.\-])")
+_MASK_GROUP_RE = re.compile(r"[*#_+.\-]{1,2}")
+_MASK_LETTERS = "abcdefghijklmnoprstuvyz"  # the folded Turkish alphabet (no q, w, x)
+_MAX_MASKED_LETTERS = 2
 _MAX_RUN = 48  # letters-one-by-one runs are scanned in windows of this size (quadratic scan)
 
 
@@ -68,6 +74,8 @@ class _Hit:
     f_end: int
     rule: str
     reason_fmt: str
+    needs_context: bool = False
+    elliptic: bool = False
 
 
 def _lex_spec(lex: Lex, rules: FilterRules) -> Spec:
@@ -78,7 +86,7 @@ def _lex_spec(lex: Lex, rules: FilterRules) -> Spec:
     else:
         action = rules.default_actions[lex.category]
     return Spec(lex.word, lex.category, action, lex.mode, lex.severe, lex.forbid, lex.suffixes, lex.source,
-                lex.joinable)
+                lex.joinable, lex.needs_context, lex.suffix_required, lex.elliptic)
 
 
 def _term_key(word: str) -> str:
@@ -232,7 +240,43 @@ class CompiledRules:
 
     def _word_hit(self, entry: Entry, f_start: int, f_end: int, kind: str) -> _Hit:
         fmt = f"{entry.category}: {{found!r}} matched {entry.source} word {entry.label!r} ({entry.mode}{kind}) -> {entry.action}"
-        return _Hit(entry.category, entry.action, f_start, f_end, f"{entry.source}:{entry.label}", fmt)
+        return _Hit(entry.category, entry.action, f_start, f_end, f"{entry.source}:{entry.label}", fmt,
+                    entry.needs_context, entry.elliptic)
+
+    def _match_masked(self, t: str, hits: list[_Hit]) -> None:
+        """Insults with letters behind symbols ("s*ktir", "s**tir", "or*spu", "s.keyim"): the hidden
+        letters (at most two) are filled with every letter that keeps the word on the way to a
+        known root, and each filling is looked up like a plain word; only insults count, and only
+        words the plain scan did not already catch. A root's exceptions ("sık" is not "sik") rest on
+        the very letter that is hidden, so they do not apply: nobody hides a letter of "sıkıldım"."""
+        if not _MASK_GROUP_RE.search(t):
+            return
+        prefixes = self._root_prefixes
+        for m in _MASKED_TOKEN_RE.finditer(t):
+            token = m.group()
+            if len(token) > 20 or any(h.f_start <= m.start() and m.end() <= h.f_end for h in hits):
+                continue
+            parts = _MASK_GROUP_RE.split(token)
+            gaps = [len(g) for g in _MASK_GROUP_RE.findall(token)]
+            if sum(gaps) > _MAX_MASKED_LETTERS:
+                continue
+            # Build the fillings left to right, keeping only those still a prefix of some root.
+            candidates = [parts[0]]
+            for gap, part in zip(gaps, parts[1:], strict=True):
+                for _ in range(gap):
+                    candidates = [c + letter for c in candidates for letter in _MASK_LETTERS if c + letter in prefixes]
+                candidates = [c + part for c in candidates]
+            for candidate in candidates:
+                found = [entry for entry, _off in self.words.match_whole(candidate)
+                         if entry.category == "insult" and not entry.elliptic and not entry.needs_context]
+                if found:
+                    hits.append(self._word_hit(found[0], m.start(), m.end(), f", letters hidden: {candidate!r}"))
+                    break
+
+    @cached_property
+    def _root_prefixes(self) -> frozenset[str]:
+        """Every prefix of every root in the index (built on the first masked word, once per rule set)."""
+        return frozenset(key[:i] for key in self.words.index for i in range(1, len(key) + 1))
 
     def _match_words(self, text: str, folded: Folded, pieces: list[_Piece], hits: list[_Hit], notes: list[str]) -> None:
         words = self.words
@@ -283,6 +327,8 @@ class CompiledRules:
             if p0.numeric or p0.allowed_by or p1.numeric or p1.allowed_by or p1.brk:
                 continue
             two = p0.norm + p1.norm
+            if p1.norm[:1] == p0.norm[-1:]:  # "ana avrat": keys are squeezed across the gap too
+                two = squeeze(two)
             if len(two) >= 4 and two[:4] not in jp4:
                 continue  # cheap reject: no phrase / long root starts like this (nor with a 3rd word)
             singles = p0.single and p1.single  # spaced letters are handled by step 3
@@ -343,6 +389,67 @@ class CompiledRules:
         fmt = f"advertising: {ad.kind} {ad.detail!r} in {{found!r}} -> {action}"
         return _Hit("advertising", action, ad.start, ad.end, f"ad:{ad.kind}", fmt)
 
+    # -- context -----------------------------------------------------------------------------
+    @staticmethod
+    def _contained(hit: _Hit, others: list[_Hit]) -> bool:
+        return any(o is not hit and o.f_start <= hit.f_start and hit.f_end <= o.f_end
+                   and (o.f_end - o.f_start) > (hit.f_end - hit.f_start) for o in others)
+
+    def _needs_context(self, hits: list[_Hit], text: str, folded: Folded, notes: list[str]) -> list[_Hit]:
+        """Keep everyday political words only in political company.
+
+        "iyi seçim", "seçimini yap", "siyaset konuşmayın" pass: one such word alone (however often)
+        is table talk. A second, different one ("seçimde ... partisine oy verin") or any plainly
+        political word (a party, a politician) makes the whole message politics.
+        """
+        weak = [h for h in hits if h.needs_context]
+        if not weak:
+            return hits
+        strong = any(h.category == "politics" and not h.needs_context for h in hits)
+        counted = sorted((h for h in weak if not self._contained(h, weak)), key=lambda h: h.f_start)
+        places = 0  # separate places in the message: "oy vermeyin" matches two rules in one place
+        end = -1
+        for h in counted:
+            if h.f_start >= end:
+                places += 1
+            end = max(end, h.f_end)
+        if strong or (len({h.rule for h in counted}) >= 2 and places >= 2):
+            return hits
+        for h in weak:
+            found = text[folded.starts[h.f_start]:folded.ends[h.f_end - 1]]
+            notes.append(f"ignored {found!r}: {h.rule} is politics only next to another political word")
+        return [h for h in hits if not h.needs_context]
+
+    @staticmethod
+    def _after_is_filler(t: str, f_end: int) -> bool:
+        words = []
+        for m in _PIECE_RE.finditer(t, f_end):
+            word = m.group().strip("!")  # "ananı!": an exclamation, not a leet "i"
+            if not word:
+                continue
+            words.append(squeeze(leet(word)) if _HAS_ALPHA_RE.search(word) else word)
+        if words and all(len(w) == 1 for w in words):  # "ananı y a": letters typed one by one
+            words = [squeeze("".join(words))]
+        return all(w in ELLIPTIC_FILLERS for w in words)
+
+    def _elliptic(self, hits: list[_Hit], t: str, text: str, folded: Folded, notes: list[str]) -> list[_Hit]:
+        """A bare reference to someone's family is an insult; the same word in a sentence is not.
+
+        "ananı!", "senin anan", "ananı ya" are insults with the swear word left out; "ananı ara",
+        "annene selam söyle" are not. Next to another insult the reference is part of it.
+        """
+        if not any(h.elliptic for h in hits):
+            return hits
+        insulted = any(h.category == "insult" and not h.elliptic for h in hits)
+        kept = []
+        for h in hits:
+            if h.elliptic and not insulted and not self._after_is_filler(t, h.f_end):
+                found = text[folded.starts[h.f_start]:folded.ends[h.f_end - 1]]
+                notes.append(f"ignored {found!r}: {h.rule} is an insult only when left bare")
+                continue
+            kept.append(h)
+        return kept
+
     # -- decision ----------------------------------------------------------------------------
     def run(self, text: str) -> FilterResult:
         if not isinstance(text, str):
@@ -354,6 +461,9 @@ class CompiledRules:
             pieces = self._pieces(folded.text)
             if pieces:
                 self._match_words(text, folded, pieces, hits, notes)
+                self._match_masked(folded.text, hits)
+                hits = self._needs_context(hits, text, folded, notes)
+                hits = self._elliptic(hits, folded.text, text, folded, notes)
             if self.ads is not None:
                 self._ad_hits(folded.text, hits)
         if not hits:

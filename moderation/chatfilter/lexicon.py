@@ -37,6 +37,13 @@ class Lex:
     action: str | None = None
     root: str | None = None  # for terlik variants: the dictionary root they belong to
     joinable: bool = False  # may match across a word gap ("geri zekalı"); phrases always may
+    # an everyday word that is political only next to another political cue ("seçim" is also a choice)
+    needs_context: bool = False
+    # with explicit suffixes: the bare word does not match ("partisi" may be a party, "parti" is a round)
+    suffix_required: bool = False
+    # a bare reference to someone's family ("ananı!"): an insult only when nothing but fillers
+    # ("ya", "be", "senin") follows it, or next to another insult; "ananı ara" is clean
+    elliptic: bool = False
 
 
 # ---------------------------------------------------------------------------------------------
@@ -132,7 +139,25 @@ HAND_INSULTS: tuple[Lex, ...] = (
     Lex("eşşoğlueşşek", "insult", "prefix"),
     Lex("sikimsonik", "insult", "prefix", _SEVERE),
     Lex("ananı avradını", "insult", "prefix", _SEVERE),
+    Lex("anasını avradını", "insult", "prefix", _SEVERE),
+    Lex("ana avrat", "insult", "prefix", _SEVERE),
+    Lex("avradını", "insult", "prefix", _SEVERE),
+    Lex("avradına", "insult", "prefix", _SEVERE),
+    Lex("ecdadını", "insult", "prefix", _SEVERE),
+    # elliptic insults: the swear verb left out ("ananı!", "senin anan", "bacını be")
+    *(Lex(form, "insult", "exact", elliptic=True) for form in (
+        "ananı", "ananızı", "anana", "ananıza", "ananın", "anan", "ananız", "anasını", "anası",
+        "anneni", "annene", "anneniz", "bacını", "bacına", "bacın", "sülaleni", "sülalene",
+        # the religious ones, as bare ("allahını!", "dinini be"); in a sentence they pass ("dinini bilmem")
+        "allahını", "allahına", "dinini", "dinine", "imanını", "kitabını", "kitabına",
+    )),
 )
+
+# Words that may follow an elliptic insult and leave it bare ("ananı ya", "ananı senin").
+ELLIPTIC_FILLERS = frozenset({
+    "ya", "yaa", "be", "bee", "lan", "ulan", "la", "len", "ha", "he", "hee", "ki", "senin", "sizin", "onun",
+    "oglum", "olum", "moruk", "hadi", "git", "da", "de", "hey", "ey",
+})
 
 # Terlik roots/variants that misfire in okey chat or are not insults in this context.
 TERLIK_EXCLUDED_ROOTS = frozenset({
@@ -146,7 +171,9 @@ TERLIK_EXCLUDED_VARIANTS = frozenset({"gt", "mk", "mq", "pç", "yrk", "ananı", 
 # ---------------------------------------------------------------------------------------------
 # Politics: parties, politicians, political vocabulary. Precision first: common words that are
 # also names ("özel" = private room, "yavaş" = slow, "bahçeli" = with a garden, "gülen" =
-# smiling, "parti" = one more game) only count inside a phrase.
+# smiling, "parti" = one more game) only count inside a phrase, and everyday words that are
+# political only in some sentences (``needs_context``: "seçim" is also a choice, "siyaset
+# konuşmayın" is a reminder) count only next to a second, different political word.
 POLITICS: tuple[Lex, ...] = (
     Lex("akp", "politics", "suffix"),
     Lex("ak parti", "politics", "prefix"),
@@ -159,9 +186,20 @@ POLITICS: tuple[Lex, ...] = (
     Lex("hdp", "politics", "suffix"),
     Lex("hdpkk", "politics", "prefix"),
     Lex("dem parti", "politics", "prefix"),
-    # "iyi parti" is also "a good round": only the bare name and party-ish suffixes count,
-    # so "iyi partiydi", "iyi partiler" (good games) pass
-    Lex("iyi parti", "politics", "exact", suffixes=("li", "liler", "lilar", "nin", "ye", "yi", "den", "yle")),
+    # "iyi parti" is also "a good round": the party's suffixes name the party ("iyi partiye oy"), the
+    # bare words need political context, and "iyi partiydi", "iyi partiler" (good games) pass
+    Lex("iyi parti", "politics", "exact", suffixes=("li", "liler", "lilar", "nin", "ye", "yi", "den", "yle"),
+        suffix_required=True),
+    Lex("iyi parti", "politics", "exact", needs_context=True),
+    # "parti" is a round of the game; "partisine", "partili" (its party, party member) are politics
+    # when another political word is near ("seçimde X partisine oy verin")
+    Lex("parti", "politics", "exact", suffixes=("si", "sine", "sini", "sinin", "sinden", "siyle", "li", "liler",
+                                                 "lilar", "lilere", "lileri"), suffix_required=True,
+        needs_context=True),
+    Lex("oy kullan", "politics", "prefix", needs_context=True),
+    Lex("sandık", "politics", "suffix", needs_context=True),
+    Lex("aday", "politics", "suffix", needs_context=True),
+    Lex("başkan", "politics", "suffix", needs_context=True),
     Lex("zafer partisi", "politics", "prefix"),
     Lex("saadet partisi", "politics", "prefix"),
     Lex("deva partisi", "politics", "prefix"),
@@ -186,31 +224,31 @@ POLITICS: tuple[Lex, ...] = (
     Lex("fetullah", "politics", "prefix"),
     Lex("pkk", "politics", "suffix"),
     Lex("fetö", "politics", "suffix"),
-    Lex("seçim", "politics", "suffix"),
-    Lex("seçmen", "politics", "prefix"),
-    Lex("oy ver", "politics", "prefix"),
-    Lex("oy verme", "politics", "prefix"),
+    Lex("seçim", "politics", "suffix", needs_context=True),
+    Lex("seçmen", "politics", "prefix", needs_context=True),
+    Lex("oy ver", "politics", "prefix", needs_context=True),
+    Lex("oy verme", "politics", "prefix", needs_context=True),
     Lex("cumhurbaşkan", "politics", "prefix", joinable=True),
     Lex("başbakan", "politics", "prefix", joinable=True),
     Lex("milletvekil", "politics", "prefix", joinable=True),
     Lex("tbmm", "politics", "suffix"),
-    Lex("muhalefet", "politics", "prefix", joinable=True),
-    Lex("iktidar", "politics", "prefix"),
+    Lex("muhalefet", "politics", "prefix", joinable=True, needs_context=True),
+    Lex("iktidar", "politics", "prefix", needs_context=True),
     Lex("darbeci", "politics", "prefix"),
     Lex("darbe girişim", "politics", "prefix"),
-    Lex("siyaset", "politics", "prefix"),
-    Lex("siyasi", "politics", "prefix"),
-    Lex("hükümet", "politics", "prefix"),
+    Lex("siyaset", "politics", "prefix", needs_context=True),
+    Lex("siyasi", "politics", "prefix", needs_context=True),
+    Lex("hükümet", "politics", "prefix", needs_context=True),
     Lex("kayyum", "politics", "prefix"),
     Lex("referandum", "politics", "prefix"),
     Lex("kurultay", "politics", "prefix"),
-    Lex("miting", "politics", "prefix"),
-    Lex("diktatör", "politics", "prefix"),
+    Lex("miting", "politics", "prefix", needs_context=True),
+    Lex("diktatör", "politics", "prefix", needs_context=True),
     Lex("terörist", "politics", "prefix"),
     Lex("terör örgüt", "politics", "prefix"),
     Lex("ülkücü", "politics", "prefix"),
     Lex("kemalist", "politics", "prefix"),
-    Lex("yandaş", "politics", "suffix"),
+    Lex("yandaş", "politics", "suffix", needs_context=True),
 )
 
 # ---------------------------------------------------------------------------------------------

@@ -5,12 +5,21 @@ everywhere. Each folded character keeps the index range of the original characte
 from, so a censor can mask exactly the offending span of what the user typed.
 
 Folding (per character, cached):
-  * zero-width / format characters (U+200B..U+200F, U+2060, U+FEFF, soft hyphen, ...) and
-    combining marks are dropped (they are glued to the previous character's span);
+  * invisible characters (bidirectional controls such as U+202E, zero-width and other format
+    characters, Hangul fillers, soft hyphen, ...) and combining marks are dropped (they are
+    glued to the previous character's span);
   * Turkish case rules: "I" -> "ı", "İ" -> "i", then "ı" -> "i";
-  * NFKD compatibility decomposition (fullwidth, ligatures, circled letters) and removal of
-    diacritics, which also turns ş ğ ç ö ü â î û into s g c o u a i u;
-  * Cyrillic / Greek look-alikes mapped to Latin; any decimal digit mapped to ASCII.
+  * NFKD compatibility decomposition (fullwidth, ligatures, circled and math letters) and removal
+    of diacritics, which also turns ş ğ ç ö ü â î û into s g c o u a i u;
+  * every other non-ASCII letter goes through the Unicode confusables data (UTS #39, from the
+    pinned ``disarm`` package) to its Latin look-alike: Cyrillic "а", Greek "Β", Latin small
+    capitals "ꜱɪᴋᴛɪʀ", Armenian "օ", Cherokee "Ꮪ"...; a few look-alikes TR39 leaves apart
+    (Cyrillic "б" "и", "ß", dot look-alikes in links) come from a short table of our own;
+  * any decimal digit becomes ASCII.
+
+:func:`strip_invisible` is the part of this that is safe for display: it is applied to every
+stored user text (chat, names, reports), so a right-to-left override cannot make a stored
+"ritkis" render as an insult.
 
 Leetspeak (4 -> a, 3 -> e, 1 -> i, ...) is NOT applied here: digits matter for phone numbers and
 okey tiles ("12 13 1"), so it is applied per word, only to words that also contain letters.
@@ -22,29 +31,74 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-# Invisible characters people slip inside words ("sa\u200blak").
-ZERO_WIDTH = frozenset("\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b\u200c\u200d\u200e\u200f"
-                       "\u202a\u202b\u202c\u202d\u202e\u2060\u2061\u2062\u2063\u2064\u206a\u206b"
-                       "\u206c\u206d\u206e\u206f\u3164\ufeff\uffa0")
+import disarm
 
-# Look-alikes (lower case; upper case is lowered first). Cyrillic and Greek letters that render
-# like Latin ones are the classic way to slip "bеdavaokey.com" past a filter.
+# Invisible characters people slip inside words ("sa\u200blak") or use to reorder what a line shows
+# (U+202E RIGHT-TO-LEFT OVERRIDE makes "ritkis" render as "siktir"). Every format character
+# (category Cf) is invisible too; these are the ones of other categories.
+ZERO_WIDTH = frozenset("\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b\u200c\u200d\u200e\u200f"
+                       "\u202a\u202b\u202c\u202d\u202e\u2060\u2061\u2062\u2063\u2064\u2066\u2067"
+                       "\u2068\u2069\u206a\u206b\u206c\u206d\u206e\u206f\u3164\ufeff\uffa0")
+_ZWJ = "\u200d"
+
+# Look-alikes the Unicode confusables data maps elsewhere or not at all (lower case). TR39 reads
+# Cyrillic "б" as "6"; in chat it stands for "b" ("бok"). The dots matter for links.
 CONFUSABLES: dict[str, str] = {
-    # Cyrillic
-    "а": "a", "б": "b", "в": "b", "г": "r", "е": "e", "ё": "e", "з": "3", "и": "u", "к": "k",
-    "м": "m", "н": "h", "о": "o", "п": "n", "р": "p", "с": "c", "т": "t", "у": "y", "х": "x",
-    "ь": "b", "і": "i", "ї": "i", "ј": "j", "ѕ": "s", "һ": "h", "ԁ": "d", "ɡ": "g", "ӏ": "l",
-    "ԛ": "q", "ԝ": "w", "ү": "y", "ө": "o", "ҫ": "c", "ә": "e",
-    # Greek
-    "α": "a", "β": "b", "γ": "y", "δ": "d", "ε": "e", "ζ": "z", "η": "n", "ι": "i", "κ": "k",
-    "μ": "u", "ν": "v", "ο": "o", "ρ": "p", "σ": "o", "ς": "c", "τ": "t", "υ": "u", "χ": "x",
-    "ω": "w", "ϲ": "c", "ϳ": "j",
-    # Latin letters without a decomposition
-    "ı": "i", "ø": "o", "đ": "d", "ł": "l", "ħ": "h", "ŧ": "t", "ɨ": "i", "ƀ": "b", "ß": "ss",
-    "æ": "ae", "œ": "oe", "ð": "d", "þ": "p", "ɑ": "a", "ɩ": "i", "ʏ": "y", "ɪ": "i",
-    # punctuation look-alikes that matter for links
+    "б": "b", "и": "u", "ζ": "z", "ı": "i", "ß": "ss", "æ": "ae", "œ": "oe", "ð": "d",
     "。": ".", "｡": ".", "․": ".", "‧": ".", "∙": ".", "·": ".", "•": ".", "⸱": ".",
 }
+
+
+def _is_mark(ch: str) -> bool:
+    return unicodedata.category(ch) in ("Mn", "Me")
+
+
+def is_invisible(ch: str) -> bool:
+    """Characters that show nothing but can hide or reorder text."""
+    return ch in ZERO_WIDTH or unicodedata.category(ch) == "Cf"
+
+
+def strip_invisible(text: str) -> str:
+    """``text`` without bidirectional controls, zero-width and other invisible format characters.
+
+    For display and storage (the fold drops them anyway). A zero-width joiner between two
+    non-letters stays: it glues emoji sequences ("👨‍👩‍👧"), and cannot hide a word there.
+    """
+    if text.isascii():
+        return text
+    out: list[str] = []
+    n = len(text)
+    for i, ch in enumerate(text):
+        if not is_invisible(ch):
+            out.append(ch)
+        elif (ch == _ZWJ and out and not out[-1].isalnum() and not is_invisible(out[-1])
+              and i + 1 < n and not text[i + 1].isalnum() and not is_invisible(text[i + 1])):
+            out.append(ch)
+    return "".join(out)
+
+
+def _latin_lookalike(c: str) -> str:
+    """One mark-free character -> its lower-case Latin look-alike (lower-cased itself when it has none).
+
+    The confusables table is asked about the character as typed and then lower-cased: it lists
+    some homoglyphs under their capital (Armenian "Տ" is "S", its small "տ" is no Latin letter).
+    """
+    for form in (c, c.lower()):
+        lowered = form.lower()
+        if lowered in CONFUSABLES:
+            return CONFUSABLES[lowered]
+        if form.isascii():
+            return lowered
+        mapped = disarm.canonicalize(form)
+        if mapped == form or not mapped.isascii():
+            continue
+        mapped = "".join(m for m in unicodedata.normalize("NFKD", mapped.lower()) if not _is_mark(m))
+        if form.isalpha():  # a letter becomes letters only: Cherokee "Ꭴ" is "O'" in the table
+            mapped = "".join(m for m in mapped if m.isalnum())
+        if mapped:
+            return mapped
+    return c.lower()
+
 
 LEET: dict[str, str] = {
     "@": "a", "4": "a", "3": "e", "1": "i", "!": "i", "0": "o", "$": "s", "5": "s", "7": "t",
@@ -69,10 +123,10 @@ def fold_char(ch: str) -> str:
 
 
 def _fold_char_uncached(ch: str) -> str:
-    if ch in ZERO_WIDTH:
+    if is_invisible(ch):
         return ""
     cat = unicodedata.category(ch)
-    if cat in ("Mn", "Me", "Cf"):
+    if cat in ("Mn", "Me"):
         return ""
     if cat == "Nd":
         return str(unicodedata.digit(ch, 0))
@@ -82,11 +136,11 @@ def _fold_char_uncached(ch: str) -> str:
         return "i"
     out = []
     for base in unicodedata.normalize("NFKD", ch):
-        if base in ZERO_WIDTH or unicodedata.category(base) in ("Mn", "Me", "Cf"):
+        if is_invisible(base) or _is_mark(base):
             continue
-        for c in base.lower():
-            if unicodedata.category(c) not in ("Mn", "Me"):
-                out.append(CONFUSABLES.get(c, c))
+        for c in _latin_lookalike(base):
+            if not _is_mark(c):
+                out.append(c)
     return "".join(out)
 
 

@@ -53,10 +53,15 @@ class Entry:
     joinable: bool
     needs_vowel: bool
     source: str
+    needs_context: bool = False
+    suffix_required: bool = False
+    elliptic: bool = False
 
     def accepts(self, rem: str) -> bool:
         """Does the rest of the word after the root keep this a match?"""
         if self.needs_vowel and (not rem or rem[0] not in VOWELS):
+            return False
+        if self.suffix_required and not rem:
             return False
         if self.mode in ("prefix", "contains") or not rem:
             return True
@@ -73,6 +78,11 @@ class Entry:
             return -1
         if self.mode == "exact" and self.suffixes is None:
             return end
+        if self.suffix_required:
+            for j in range(min(len(s), end + 12), end, -1):
+                if self.suffixes is not None and s[end:j] in self.suffixes:
+                    return j
+            return -1
         for j in range(min(len(s), end + 12), end, -1):
             rem = s[end:j]
             if self.suffixes is not None:
@@ -96,6 +106,9 @@ class Spec:
     suffixes: tuple[str, ...] | None = None
     source: str = "built-in"
     joinable: bool = False
+    needs_context: bool = False
+    suffix_required: bool = False
+    elliptic: bool = False
 
 
 class WordIndex:
@@ -150,6 +163,9 @@ class WordIndex:
             "suffixes": suffixes,
             "joinable": phrase or spec.joinable,
             "source": spec.source,
+            "needs_context": spec.needs_context,
+            "suffix_required": spec.suffix_required,
+            "elliptic": spec.elliptic,
         }
         entries = [Entry(key=key, needs_vowel=False, **common)]
         # Turkish consonant softening before a vowel: salak -> salağın, pezevenk -> pezevengin

@@ -12,10 +12,20 @@
     const el = document.createElement("span");
     el.className = "tile";
     el.dataset.tile = notation;
-    if (notation === "J") { el.classList.add("joker"); el.textContent = "★"; }
-    else { el.classList.add(COLORS[notation[0]] || "black"); el.textContent = notation.slice(1); }
+    const face = notation === "J" && okey ? okey : notation;
+    if (notation === "J") el.classList.add("joker");
+    if (face === "J") { el.classList.add("black"); el.textContent = "★"; }
+    else { el.classList.add(COLORS[face[0]] || "black"); el.textContent = face.slice(1); }
     if (okey && notation === okey) el.classList.add("okey");
+    el.setAttribute("aria-label", words(notation));
     return el;
+  }
+
+  // Tiles in words ("kırmızı 7"), never in notation.
+  function words(notation) {
+    if (!notation) return "";
+    if (notation === "J") return T.false_joker;
+    return `${T["color_" + COLORS[notation[0]]] || ""} ${notation.slice(1)}`;
   }
 
   function name(seat) {
@@ -26,14 +36,17 @@
   function describe(event) {
     const who = event.seat !== undefined ? name(event.seat) : "";
     switch (event.type) {
-      case "deal": return `${T.hand_over ? "" : ""}${fmt(T.turn_of, { name: name(event.starting_seat) })}`;
-      case "draw": return event.source === "discard" ? fmt(T.drew_discard, { name: who, tile: event.tile }) : fmt(T.drew_pile, { name: who });
-      case "discard": return fmt(T.discarded, { name: who, tile: event.tile });
+      case "deal": return fmt(T.turn_of, { name: name(event.starting_seat) });
+      case "draw": return event.source === "discard" ? fmt(T.drew_discard, { name: who, tile: words(event.tile) }) : fmt(T.drew_pile, { name: who });
+      case "discard": return fmt(T.discarded, { name: who, tile: words(event.tile) });
       case "finish": return fmt(T.finished_by, { name: who });
       case "show_indicator": return fmt(T.indicator_shown, { name: who });
       case "declare_pairs": return fmt(T.declared_pairs, { name: who });
       case "pile_out": return T.pile_out;
-      default: return `${who} ${event.type}`;
+      case "match_over": return T.zero_by_indicator;
+      case "take_indicator": return fmt(T.feed_take_indicator, { name: who, tile: words(event.tile) });
+      case "lay_first_okey": return fmt(T.feed_lay_okey, { name: who, tile: words(event.tile) });
+      default: return who;
     }
   }
 

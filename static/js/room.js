@@ -136,14 +136,29 @@
 
   function leavePage(message, url) {
     socket.stop();
-    Okey.toast(message, "error");
     document.body.classList.add("is-leaving");
-    setTimeout(function () { location.assign(url); }, 1500);
+    Okey.closedNotice(message, url);
   }
 
+  /* A 44xx close is final (site.js does not reconnect): say why in words, from the error frame the
+     server sent just before closing (its `close` is that code; its message in the user's language). */
+  var lastError = null;
+  function closedForGood(event) {
+    if (event.code < 4400 || event.code > 4499) { return false; }
+    var why = lastError && lastError.close === event.code ? lastError.message : i18n.closed;
+    conn.textContent = why;
+    conn.className = "conn conn--down";
+    conn.dataset.closed = String(event.code);
+    return true;
+  }
+
+  var sittingAt = null;  // the table this page asked to sit at (its seat.changed takes us there)
   var socket = Okey.connect(config.ws, {
     open: function () { conn.textContent = i18n.connected; conn.className = "conn conn--ok"; },
-    close: function () { conn.textContent = i18n.reconnecting; conn.className = "conn conn--down"; },
+    close: function (event) {
+      if (closedForGood(event)) { return; }
+      conn.textContent = i18n.reconnecting; conn.className = "conn conn--down";
+    },
     state: function (data) {
       data.tables.forEach(putTable);
       chatList.replaceChildren();
@@ -152,16 +167,25 @@
       setCounts(data);
       setPresent(data.present);
     },
-    "seat.changed": function (data) { putTable(data.table); setPresent(present); },
+    "seat.changed": function (data) {
+      putTable(data.table);
+      setPresent(present);
+      // Taking a seat takes you to the table, as at every Okey site: that is where the game starts.
+      if (sittingAt === data.table.id && data.table.seats.some(function (s) { return s.user && s.user.id === me.id; })) {
+        sittingAt = null;
+        location.assign(data.table.url);
+      }
+    },
     "table.added": function (data) { putTable(data.table); },
     "table.status": function (data) { putTable(data.table); },
     "chat.message": addChat,
     "presence.changed": function (data) { setCounts(data); setPresent(data.present); },
     "room.updated": function () { location.reload(); },
     "room.closed": function (data) { leavePage(data.message, data.salon_url || "/"); },
+    "room.password_attack": function (data) { Okey.toast(data.message, "error"); },
     removed: function (data) { leavePage(data.message, "/"); },
     banned: function (data) { leavePage(data.message, "/"); },
-    error: function (data) { Okey.toast(data.message, "error"); }
+    error: function (data) { lastError = data; sittingAt = null; Okey.toast(data.message, "error"); }
   }, { ping: 30000 });
 
   document.addEventListener("submit", function (event) {
@@ -170,6 +194,7 @@
     var action = form.dataset.action;
     if (action === "sit") {
       event.preventDefault();
+      sittingAt = Number(form.dataset.table);
       socket.send({ type: "sit", table: Number(form.dataset.table), position: Number(form.dataset.position) });
     } else if (action === "leave") {
       event.preventDefault();

@@ -15,11 +15,27 @@
       var fixed = (input.dataset.fixedBy || "").split(" ").filter(Boolean);
       var hide = (wanted.length && wanted.indexOf(preset) === -1) || fixed.indexOf(preset) !== -1;
       input.closest(".field").hidden = !!hide;
+      // An option of another preset is refused by the server: a hidden box must not stay ticked.
+      if (hide && input.type === "checkbox") { input.checked = false; }
     });
     if (privateBox && password) {
       password.closest(".field").hidden = !privateBox.checked;
     }
   }
-  form.addEventListener("change", update);
+  // The rules preview: the server writes the chosen rules in plain words (fetched on each change).
+  var preview = form.querySelector("[data-rules-preview]");
+  var asked = 0;
+  function refreshPreview() {
+    if (!preview) { return; }
+    var data = new URLSearchParams(new FormData(form));
+    data.delete("csrfmiddlewaretoken");
+    data.delete("password");
+    var mine = ++asked;
+    fetch(preview.dataset.url + "?" + data.toString(), { credentials: "same-origin" })
+      .then(function (response) { return response.ok ? response.text() : null; })
+      .then(function (html) { if (html !== null && mine === asked) { preview.innerHTML = html; } })
+      .catch(function () {});
+  }
+  form.addEventListener("change", function () { update(); refreshPreview(); });
   update();
 })();

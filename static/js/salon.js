@@ -32,7 +32,9 @@
       if (!people) { return; }
       data.salons.forEach(function (salon) {
         if (String(salon.id) === people.dataset.salonId) {
-          people.querySelector('[data-count="people"]').textContent = salon.people;
+          var count = people.querySelector('[data-count="people"]');
+          var form = salon.people === 1 ? count.dataset.one : count.dataset.other;
+          count.textContent = form ? form.replace(/\d+/, String(salon.people)) : String(salon.people);
         }
       });
     },

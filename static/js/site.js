@@ -19,6 +19,19 @@
     setTimeout(function () { item.remove(); }, 5000);
   }
 
+  /* What staff or a room owner did, why and until when, kept on screen until the player moves on
+     (a toast would be gone before it was read; the page behind no longer works). */
+  function closedNotice(text, href) {
+    var dialog = document.getElementById("closed-notice");
+    if (!dialog || typeof dialog.showModal !== "function") { toast(text, "error"); return; }
+    dialog.querySelector("[data-closed-notice-text]").textContent = text;
+    dialog.querySelector("[data-closed-notice-go]").setAttribute("href", href || "/");
+    if (!dialog.open) { dialog.showModal(); }
+  }
+
+  // How many of this page's sockets are open now (the browser tests wait for it before acting).
+  var openSockets = 0;
+
   /* A socket that reconnects with back-off and sends a keep-alive ping (presence expires without it). */
   function connect(path, handlers, options) {
     options = options || {};
@@ -39,9 +52,12 @@
       stop: function () { closedForGood = true; if (socket) { socket.close(); } }
     };
     function open() {
+      var wasOpen = false;
       socket = new WebSocket(scheme + location.host + path);
       socket.addEventListener("open", function () {
         delay = 1000;
+        wasOpen = true;
+        openSockets += 1;
         if (handlers.open) { handlers.open(); }
         if (options.ping) {
           clearInterval(pingTimer);
@@ -53,9 +69,12 @@
         try { data = JSON.parse(event.data); } catch (e) { return; }
         var handler = handlers[data.type];
         if (handler) { handler(data); }
+        // A site ban closes every socket of the player: every page says why, whatever it shows.
+        else if (data.type === "banned") { closedForGood = true; closedNotice(data.message, "/"); }
       });
       socket.addEventListener("close", function (event) {
         clearInterval(pingTimer);
+        if (wasOpen) { wasOpen = false; openSockets -= 1; }
         if (handlers.close) { handlers.close(event); }
         // 44xx: the server refused us for good (removed, closed room, no access).
         if (closedForGood || (event.code >= 4400 && event.code < 4500)) { return; }
@@ -86,5 +105,6 @@
     if (navigator.clipboard) { navigator.clipboard.writeText(input.value).catch(function () {}); }
   });
 
-  window.Okey = { connect: connect, toast: toast, format: format };
+  window.Okey = { connect: connect, toast: toast, format: format, closedNotice: closedNotice,
+                  openSockets: function () { return openSockets; } };
 })();

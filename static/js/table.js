@@ -1,6 +1,13 @@
 /* The table page: renders the frames the server builds for this seat and sends the player's
    actions. The server is the only authority; this script keeps only the rack's on-screen layout
-   (which slot each tile sits in), in localStorage per hand. */
+   (which slot each tile sits in, in localStorage per hand) and the player's own settings
+   (sound, vibration, colour-blind marks, muted players).
+
+   No tile notation ("K5") ever reaches visible text: tiles are drawn as tiles, and named in words
+   ("kırmızı 5") for screen readers and messages.
+
+   window.__okeyTest.log records what the page did for the player (turn sounds, ticks, vibration,
+   title changes) so browser tests can check them; it is a short list and costs nothing. */
 (function () {
   "use strict";
   const root = document.getElementById("okey-table");
@@ -8,42 +15,164 @@
   const T = JSON.parse(document.getElementById("okey-strings").textContent);
   const tableId = root.dataset.tableId;
   const me = root.dataset.user;
-  const SLOTS = 30; // two rows of 15
+  const ROW = 15;
+  const SLOTS = ROW * 2;
   const COLORS = { K: "red", S: "black", M: "blue", Y: "green" };
+  const NEXT_HAND_SECONDS = Number(root.dataset.nextHandSeconds || 6);
   const $ = (id) => document.getElementById(id);
   const fmt = (text, values) => text.replace(/%\((\w+)\)s/g, (_, key) => (values[key] ?? ""));
+  const reducedMotion = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : { matches: false };
+  const baseTitle = document.title;
 
-  let socket = null;
-  let frame = null;          // the last state frame
-  let slots = new Array(SLOTS).fill(null); // notation per slot, null = gap
-  let selected = null;       // slot index of the selected tile
-  let retry = 0;
-  let clockTimer = null;
+  const testLog = [];
+  window.__okeyTest = { log: testLog, frames: 0, renderMs: [] };
+  const record = (kind, detail) => { testLog.push({ kind, detail, at: Date.now() }); if (testLog.length > 200) testLog.shift(); };
+
+  // -- settings, remembered in this browser ---------------------------------------------------
+  const settings = Object.assign({ sound: true, vibrate: true, colorblind: false },
+    readJSON("okey-settings", {}));
+  let muted = new Set(readJSON("okey-muted", []));
+  function readJSON(key, fallback) {
+    try { const value = JSON.parse(localStorage.getItem(key) || "null"); return value === null ? fallback : value; }
+    catch (e) { return fallback; }
+  }
+  function saveSettings() { localStorage.setItem("okey-settings", JSON.stringify(settings)); applySettings(); }
+  function applySettings() {
+    $("btn-sound").setAttribute("aria-pressed", String(settings.sound));
+    $("btn-vibrate").setAttribute("aria-pressed", String(settings.vibrate));
+    $("btn-colorblind").setAttribute("aria-pressed", String(settings.colorblind));
+    document.body.classList.toggle("cb", settings.colorblind);
+  }
+  $("btn-sound").addEventListener("click", () => { settings.sound = !settings.sound; saveSettings(); });
+  $("btn-vibrate").addEventListener("click", () => { settings.vibrate = !settings.vibrate; saveSettings(); });
+  $("btn-colorblind").addEventListener("click", () => { settings.colorblind = !settings.colorblind; saveSettings(); });
+  applySettings();
+
+  // -- sound (Web Audio: no files to load) ----------------------------------------------------
+  let audio = null;
+  // Each kind of move has its own short sound, so a player hears what happened without looking:
+  // [tones ([Hz, start s, length s]), volume, wave].
+  const SOUNDS = {
+    turn: [[[660, 0.08, 0.12], [880, 0.21, 0.16]], 0.2, "sine"],  // after the throw that gave you the turn
+    tick: [[[1200, 0, 0.05]], 0.08, "sine"],
+    discard: [[[220, 0, 0.06]], 0.16, "triangle"],          // a tile set down: a low clack
+    draw: [[[520, 0, 0.04]], 0.07, "sine"],                 // a tile picked up: a light tap
+    take: [[[330, 0, 0.05], [440, 0.05, 0.05]], 0.1, "triangle"],  // a discard taken: two taps up
+    indicator: [[[988, 0, 0.12], [1319, 0.1, 0.18]], 0.12, "sine"],
+    finish: [[[523, 0, 0.14], [659, 0.12, 0.14], [784, 0.24, 0.3]], 0.18, "sine"],
+  };
+  function beep(name) {
+    if (!settings.sound) return;
+    record("sound", name);
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      const [tones, volume, wave] = SOUNDS[name] || SOUNDS.turn;
+      for (const [freq, start, length] of tones) {
+        const osc = audio.createOscillator();
+        const gain = audio.createGain();
+        osc.type = wave;
+        osc.frequency.value = freq;
+        gain.gain.setValueAtTime(0.0001, audio.currentTime + start);
+        gain.gain.exponentialRampToValueAtTime(volume, audio.currentTime + start + 0.01);
+        gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + start + length);
+        osc.connect(gain).connect(audio.destination);
+        osc.start(audio.currentTime + start);
+        osc.stop(audio.currentTime + start + length + 0.02);
+      }
+    } catch (e) { /* no audio device: the title and the vibration still tell */ }
+  }
+  function vibrate() {
+    if (!settings.vibrate || typeof navigator.vibrate !== "function") return;
+    // Browsers refuse (and complain) before the first tap on the page.
+    if (navigator.userActivation && !navigator.userActivation.hasBeenActive) return;
+    record("vibrate", 180);
+    try { navigator.vibrate(180); } catch (e) { /* not allowed before a tap: fine */ }
+  }
+  function setTitle(mine) {
+    const title = mine ? `${T.title_your_turn} · ${baseTitle}` : baseTitle;
+    if (document.title !== title) { document.title = title; record("title", title); }
+  }
+
+  // -- tiles in words and as tiles --------------------------------------------------------------
+  function tileWords(notation, okey) {
+    if (!notation) return "";
+    if (notation === "J") return okey ? fmt(T.false_joker_as, { tile: tileWords(okey) }) : T.false_joker;
+    const color = T["color_" + COLORS[notation[0]]] || "";
+    return `${color} ${notation.slice(1)}`;
+  }
+
+  function tileElement(notation, okey, options) {
+    const el = document.createElement("span");
+    el.className = "tile";
+    el.dataset.tile = notation;
+    // A false joker shows the okey's face (what it stands for) with its own mark.
+    const face = notation === "J" && okey ? okey : notation;
+    if (notation === "J") el.classList.add("joker");
+    if (face === "J") {
+      el.classList.add("black");
+      el.innerHTML = '<span class="n">★</span>';
+    } else {
+      el.classList.add(COLORS[face[0]] || "black");
+      const number = document.createElement("span");
+      number.className = "n";
+      number.textContent = face.slice(1);
+      const mark = document.createElement("span");
+      mark.className = "mark";
+      mark.setAttribute("aria-hidden", "true");
+      el.append(number, mark);
+    }
+    const isOkey = okey && notation === okey;
+    if (isOkey) el.classList.add("okey");
+    let label = tileWords(notation, okey);
+    if (isOkey) label += ` (${T.okey_word})`;
+    el.setAttribute("aria-label", label);
+    el.title = label;
+    if (options && options.mini) el.classList.add("mini");
+    return el;
+  }
 
   // -- socket ---------------------------------------------------------------------------------
+  let socket = null;
+  let retry = 0;
   function connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${tableId}/`);
     setStatus(T.connecting, "connecting");
-    socket.onopen = () => { retry = 0; setStatus(T.connected, "ok"); };
+    socket.onopen = () => { retry = 0; setStatus(T.connected, "ok"); send("chat_history"); send("watchers"); };
     socket.onclose = (event) => {
       setStatus(T.disconnected, "down");
-      if (event.code === 4401 || event.code === 4403 || event.code === 4404) {
-        setStatus(`${T.disconnected} (${event.code})`, "down");
-        root.dataset.closed = String(event.code);
-        return;
-      }
+      if (closedForGood(event)) return;
       retry = Math.min(retry + 1, 6);
       setTimeout(connect, 300 * 2 ** retry);
     };
-    socket.onmessage = (event) => handle(JSON.parse(event.data));
+    socket.onmessage = (event) => {
+      const message = JSON.parse(event.data);
+      if (message.type === "error") lastError = message;
+      handle(message);
+    };
+  }
+
+  // A 44xx close is final (docs/protocol.md: 4401 logged out, 4403 removed or banned, 4404 no such
+  // table, 4429 too many sockets): stop reconnecting and say why in words. Just before, the server
+  // sends an `error` frame with `close` set to that code and a message in the user's language.
+  let lastError = null;
+  function closedForGood(event) {
+    if (event.code < 4400 || event.code > 4499) return false;
+    const why = lastError && lastError.close === event.code ? lastError.message : T.closed;
+    setStatus(why, "down");
+    root.dataset.closed = String(event.code);
+    root.dataset.closedReason = lastError && lastError.close === event.code ? lastError.code : "";
+    // Sent out (a ban, a removal, a private room): the words stay on screen until the player goes on.
+    if (event.code === 4403 && window.Okey) window.Okey.closedNotice(why, "/");
+    return true;
   }
 
   function send(type, extra) {
-    if (!socket || socket.readyState !== WebSocket.OPEN) return;
+    if (!socket || socket.readyState !== WebSocket.OPEN) return false;
     const message = Object.assign({ type }, extra || {});
     if (frame && frame.hand) message.move = frame.hand.move;
     socket.send(JSON.stringify(message));
+    return true;
   }
 
   function setStatus(text, state) {
@@ -53,41 +182,76 @@
   }
 
   function handle(message) {
-    if (message.type === "state") { applyFrame(message); }
-    else if (message.type === "error") { showMessage(message.message, "error"); }
-    else if (message.type === "chat") { addChat(message); }
-    else if (message.type === "arrangement") { applyArrangement(message.order); }
+    if (message.type === "state") applyFrame(message);
+    else if (message.type === "error") showError(message);
+    else if (message.type === "chat") addChat(message.message, true);
+    else if (message.type === "chat_history") { $("chat-log").replaceChildren(); for (const line of message.messages || []) addChat(line, false); }
+    else if (message.type === "arrangement") applyArrangement(message.order);
+    else if (message.type === "player_card") showCard(message.card);
+    else if (message.type === "watchers") { showWatchers(message.count); showOnline(message.online); }
   }
 
   // -- state ----------------------------------------------------------------------------------
+  let frame = null;                          // the last state frame
+  let slots = new Array(SLOTS).fill(null);   // notation per slot, null = gap
+  let selected = null;                       // slot index of the selected tile
+  let pendingFinish = null;                  // the tile we asked to finish with (kept selected if refused)
+  let resultShownFor = null;                 // hand id whose result panel was opened
+  let myTurnFor = null;                      // "hand:move" key of the turn we alerted for
+
   function applyFrame(next) {
-    const previousHand = frame && frame.hand ? frame.hand.id : null;
-    const wasOver = frame && frame.hand && frame.hand.phase === "over";
+    const started = performance.now();
+    window.__okeyTest.lastFrame = next;
+    const previous = frame;
+    const previousHand = previous && previous.hand ? previous.hand.id : null;
+    // Move frames carry no seat list (only full reads do): keep the last one known.
+    if (!next.table && previous && previous.table) next.table = previous.table;
     frame = next;
-    root.dataset.move = next.hand ? String(next.hand.move) : "";
-    root.dataset.phase = next.hand ? next.hand.phase : "none";
-    if (next.hand && next.hand.id !== previousHand) loadLayout(next.hand.id);
-    reconcileRack(next.hand && next.hand.rack ? next.hand.rack : []);
-    render();
-    for (const event of next.events || []) describeEvent(event);
-    if (next.hand && next.hand.phase === "over" && !wasOver) showResult();
+    window.__okeyTest.frames += 1;
+    const hand = next.hand;
+    root.dataset.move = hand ? String(hand.move) : "";
+    root.dataset.phase = hand ? hand.phase : "none";
+    root.dataset.seat = hand && hand.seat !== null ? String(hand.seat) : "";
+    const moved = !previous || !previous.hand || !hand || previous.hand.id !== hand.id || previous.hand.move !== hand.move;
+    if (moved) clearMessage();
+    if (hand && hand.id !== previousHand) { loadLayout(hand.id); feedHandStart(hand); }
+    const newTiles = reconcileRack(hand && hand.rack ? hand.rack : []);
+    render(previous);
+    describeNewMoves(hand, next);
+    describePlayerChanges(previous, next);
+    animateMoves(next.events || [], newTiles);
+    alertTurn();
+    if (leaving && !isSeatedAtTable()) location.href = root.dataset.roomUrl;
+    if (hand && hand.phase === "over" && resultShownFor !== hand.id) { resultShownFor = hand.id; showResult(); }
+    if (hand && hand.phase !== "over" && $("result-dialog").open) $("result-dialog").close();
+    const spent = performance.now() - started;
+    window.__okeyTest.renderMs.push(spent);
+    if (window.__okeyTest.renderMs.length > 50) window.__okeyTest.renderMs.shift();
   }
 
   function layoutKey(handId) { return `okey-layout-${tableId}-${handId}`; }
 
   function loadLayout(handId) {
     slots = new Array(SLOTS).fill(null);
+    selected = null;
     try {
       const saved = JSON.parse(localStorage.getItem(layoutKey(handId)) || "null");
       if (Array.isArray(saved) && saved.length === SLOTS) slots = saved;
     } catch (e) { /* a broken saved layout is simply ignored */ }
+    // Old hands' layouts are of no use: keep the storage small.
+    for (let i = localStorage.length - 1; i >= 0; i--) {
+      const key = localStorage.key(i);
+      if (key && key.startsWith(`okey-layout-${tableId}-`) && key !== layoutKey(handId)) localStorage.removeItem(key);
+    }
   }
 
   function saveLayout() {
     if (frame && frame.hand) localStorage.setItem(layoutKey(frame.hand.id), JSON.stringify(slots));
   }
 
-  // Keep tiles where the player put them; new tiles go to the first gap, gone tiles leave a gap.
+  /* Keep tiles where the player put them; a tile that left leaves a gap. A new tile (drawn or
+     taken) goes to the first free slot after the last tile, never into a gap between groups;
+     only when the rack is full to its end does it take the first gap. Returns the new slots. */
   function reconcileRack(rack) {
     const want = {};
     for (const tile of rack) want[tile] = (want[tile] || 0) + 1;
@@ -95,205 +259,324 @@
     slots = slots.map((tile) => {
       if (tile === null) return null;
       have[tile] = (have[tile] || 0) + 1;
-      if (have[tile] > (want[tile] || 0)) return null;
-      return tile;
+      return have[tile] > (want[tile] || 0) ? null : tile;
     });
-    for (const tile of rack) {
-      const placed = slots.filter((t) => t === tile).length;
-      const needed = rack.filter((t) => t === tile).length;
-      if (placed < needed) {
-        const gap = slots.indexOf(null);
-        if (gap >= 0) slots[gap] = tile; else slots.push(tile);
-        if (slots.filter((t) => t === tile).length >= needed) continue;
+    const added = [];
+    for (const tile of Object.keys(want)) {
+      let missing = want[tile] - (have[tile] ? Math.min(have[tile], want[tile]) : 0);
+      while (missing-- > 0) {
+        const index = freeSlotAfterLast();
+        slots[index] = tile;
+        added.push(index);
       }
     }
     if (selected !== null && slots[selected] === null) selected = null;
     saveLayout();
+    return added;
+  }
+
+  function freeSlotAfterLast() {
+    let last = -1;
+    slots.forEach((tile, index) => { if (tile !== null) last = index; });
+    if (last + 1 < SLOTS) return last + 1;
+    const gap = slots.indexOf(null);
+    return gap >= 0 ? gap : slots.push(null) - 1;
+  }
+
+  /* "Sort by sets / pairs": groups on both rows, a gap after each, never split across the rows;
+     the loose tiles last. */
+  function arrangeSlots(order) {
+    const next = new Array(SLOTS).fill(null);
+    const groups = order.slice(0, -1).filter((g) => g.length);
+    const loose = order.length ? order[order.length - 1] : [];
+    let row = 0;
+    let col = 0;
+    let fits = true;
+    for (const group of groups) {
+      if (col + group.length > ROW) { row += 1; col = 0; }
+      if (row > 1 || group.length > ROW) { fits = false; break; }
+      group.forEach((tile, i) => { next[row * ROW + col + i] = tile; });
+      col += group.length + 1;
+      if (col >= ROW) { row += 1; col = 0; }
+    }
+    if (fits) {
+      let index = row * ROW + col;
+      for (const tile of loose) {
+        while (index < SLOTS && next[index] !== null) index++;
+        if (index >= SLOTS) { fits = false; break; }
+        next[index++] = tile;
+      }
+    }
+    if (!fits) return order.flat().concat(new Array(SLOTS).fill(null)).slice(0, SLOTS);
+    return next;
   }
 
   function applyArrangement(order) {
-    slots = new Array(SLOTS).fill(null);
-    let index = 0;
-    for (const group of order) {
-      for (const tile of group) { if (index < SLOTS) slots[index++] = tile; }
-      if (index < SLOTS && group.length > 1) index++; // a gap between sets
-    }
+    const tile = selected !== null ? slots[selected] : null;
+    slots = arrangeSlots(order);
     reconcileRack(frame && frame.hand && frame.hand.rack ? frame.hand.rack : []);
+    selected = tile ? slots.indexOf(tile) : null;
+    if (selected === -1) selected = null;
     renderRack();
+    renderButtons();
   }
 
-  // -- rendering ------------------------------------------------------------------------------
-  function tileElement(notation, okey) {
+  // -- seats ------------------------------------------------------------------------------------
+  function players() { return frame && frame.hand ? frame.hand.players : ((frame && frame.table && frame.table.seats) || []).length || 4; }
+  function mySeat() { return frame && frame.hand && frame.hand.seat !== null && frame.hand.seat !== undefined ? frame.hand.seat : null; }
+  function relSeat(seat) {
+    const base = mySeat() !== null ? mySeat() : 0;
+    const count = players();
+    const rel = (seat - base + count) % count;
+    return count === 2 && rel === 1 ? 2 : rel; // two players sit face to face
+  }
+  function seatBox(seat) { return root.querySelector(`.pbox[data-rel="${relSeat(seat)}"]`); }
+  function discardBox(seat) { return root.querySelector(`.discard[data-rel="${relSeat(seat)}"]`); }
+  function playerOf(seat) { return (frame.players || []).find((p) => p.seat === seat) || {}; }
+  function playerName(seat) { return playerOf(seat).nickname || "?"; }
+  function amLeft() { const s = mySeat(); return s !== null && !!playerOf(s).left && frame.match && frame.match.status === "running"; }
+
+  function badge(text, kind) {
     const el = document.createElement("span");
-    el.className = "tile";
-    el.dataset.tile = notation;
-    if (notation === "J") {
-      el.classList.add("joker");
-      el.textContent = "★";
-      el.title = "Sahte okey";
-    } else {
-      el.classList.add(COLORS[notation[0]] || "black");
-      el.textContent = notation.slice(1);
-    }
-    if (okey && notation === okey) { el.classList.add("okey"); el.title = "Okey"; }
-    el.setAttribute("aria-label", notation);
+    el.className = `tag tag--${kind}`;
+    el.textContent = text;
     return el;
   }
 
-  function relSeat(seat) {
-    const mySeat = frame && frame.hand && frame.hand.seat !== null && frame.hand.seat !== undefined ? frame.hand.seat : 0;
-    const players = frame && frame.hand ? frame.hand.players : 4;
-    const rel = (seat - mySeat + players) % players;
-    return players === 2 && rel === 1 ? 2 : rel; // two players sit face to face
+  function nameButton(nickname, bot) {
+    const name = document.createElement("button");
+    name.type = "button";
+    name.className = "name";
+    name.textContent = nickname;
+    name.dataset.nickname = nickname;
+    name.addEventListener("click", () => openCard(nickname, bot));
+    return name;
   }
 
-  function playerName(seat) {
-    const player = (frame.players || []).find((p) => p.seat === seat);
-    return player ? player.nickname : "?";
-  }
-
-  function render() {
+  function render(previous) {
     const hand = frame.hand;
+    // Before the first deal there is no pile, indicator or okey to show: only what the table waits for.
+    $("centre").classList.toggle("centre--waiting", !hand);
     const okey = hand ? hand.okey : null;
-    $("pile-count").textContent = hand ? hand.pile_count : "–";
-    const indicator = $("indicator");
-    indicator.replaceChildren(hand ? tileElement(hand.indicator, null) : "");
-    $("okey").textContent = hand ? hand.okey : "";
-    $("commitment").textContent = hand && hand.commitment ? `#${hand.commitment.slice(0, 12)}` : "";
-    $("commitment").dataset.full = hand && hand.commitment ? hand.commitment : "";
+    $("pile-count").textContent = hand ? String(hand.pile_count) : "–";
+    $("pile").setAttribute("aria-label", hand ? fmt(T.pile_label, { n: hand.pile_count }) : T.pile_label_empty);
+    const indicatorKey = hand ? `${hand.id}:${hand.indicator}` : "";
+    if ($("indicator").dataset.key !== indicatorKey) {
+      $("indicator").dataset.key = indicatorKey;
+      const indicator = hand ? tileElement(hand.indicator, null) : null;
+      if (indicator && !reducedMotion.matches) indicator.classList.add("flip");
+      $("indicator").replaceChildren(...(indicator ? [indicator] : []));
+      $("okey").replaceChildren(...(hand ? [tileElement(hand.okey, hand.okey)] : []));
+    }
+    const info = [];
+    if (hand) info.push(fmt(T.hand_number, { n: hand.number + 1 }));
+    $("hand-info").textContent = info.join(" · ");
+    $("hand-info").title = hand && hand.commitment ? `${T.commitment_title} ${hand.commitment}` : "";
     renderPlayers();
-    renderDiscards(okey);
+    renderDiscards(okey, hand);
     renderRack();
     renderButtons();
-    renderScores();
     renderHistory();
     startClock();
+    $("left-banner").hidden = !amLeft();
+    $("btn-show-result").hidden = !(hand && hand.phase === "over");
+    $("btn-leave").hidden = !isSeated();
+  }
+
+  function isSeated() {
+    if (mySeat() !== null && frame.match && frame.match.status === "running" && !playerOf(mySeat()).left) return true;
+    return !!(frame.table && (frame.table.seats || []).some((s) => s.nickname === me));
   }
 
   function renderPlayers() {
-    for (const box of root.querySelectorAll(".player")) box.replaceChildren();
+    for (const box of root.querySelectorAll(".pbox")) { box.replaceChildren(); box.classList.remove("on-turn"); delete box.dataset.seat; }
     const hand = frame.hand;
-    if (!hand) {
-      const seats = (frame.table && frame.table.seats) || [];
-      const running = frame.table && frame.table.status === "playing";
-      const mine = seats.find((s) => s.nickname === me);
-      for (const seat of seats) {
-        const box = root.querySelector(`.player[data-rel="${seat.position}"]`);
-        if (!box) continue;
-        box.dataset.position = String(seat.position);
-        if (seat.nickname) {
-          const name = document.createElement("span");
-          name.className = "name";
-          name.textContent = seat.nickname;
-          box.append(name);
-          if (seat.bot) { const bot = document.createElement("span"); bot.className = "bot-badge"; bot.textContent = T.bot; box.append(bot); }
-          if (seat.ready) { const ok = document.createElement("span"); ok.className = "ready"; ok.textContent = `✓ ${T.ready}`; box.append(ok); }
-          if (seat.nickname !== me && !seat.bot) box.append(reportButton(seat.nickname));
-          if (seat.nickname === me && !running) {
-            const leave = document.createElement("button");
-            leave.type = "button";
-            leave.className = "leave-seat";
-            leave.textContent = T.leave;
-            leave.addEventListener("click", () => send("leave"));
-            box.append(leave);
-          }
-        } else if (!mine && !running) {
-          const sit = document.createElement("button");
-          sit.type = "button";
-          sit.className = "sit";
-          sit.textContent = T.sit;
-          sit.setAttribute("aria-label", `${T.sit} ${seat.position + 1}`);
-          sit.addEventListener("click", () => send("sit", { position: seat.position }));
-          box.append(sit);
-        } else {
-          box.textContent = T.empty_seat;
-        }
-      }
-      return;
-    }
+    const count = players();
+    for (const box of root.querySelectorAll(".pbox")) box.hidden = count === 2 && (box.dataset.rel === "1" || box.dataset.rel === "3");
+    for (const pile of root.querySelectorAll(".discard")) pile.hidden = count === 2 && (pile.dataset.rel === "1" || pile.dataset.rel === "3");
+    if (!hand) { renderSeatsBeforeMatch(); return; }
+    clearInterval(botsTimer);
+    const seats = (frame.table && frame.table.seats) || [];
+    const matchOver = frame.match && frame.match.status !== "running";
     for (let seat = 0; seat < hand.players; seat++) {
-      const box = root.querySelector(`.player[data-rel="${relSeat(seat)}"]`);
+      const box = seatBox(seat);
       if (!box) continue;
-      const player = (frame.players || []).find((p) => p.seat === seat) || {};
-      const name = document.createElement("span");
-      name.className = "name";
-      name.textContent = player.nickname || "?";
-      if (player.bot) { const bot = document.createElement("span"); bot.className = "bot-badge"; bot.textContent = T.bot; name.append(" ", bot); }
-      const count = document.createElement("span");
-      count.className = "count";
-      count.textContent = `${hand.rack_counts[seat]}`;
-      box.append(name, count);
-      if (player.away) { const away = document.createElement("span"); away.className = "away"; away.textContent = T.away; box.append(away); }
-      if (player.nickname && player.nickname !== me && !player.bot) box.append(reportButton(player.nickname));
-      box.classList.toggle("on-turn", hand.turn === seat && hand.phase !== "over");
+      const player = playerOf(seat);
       box.dataset.seat = String(seat);
+      box.dataset.position = String(seat);
+      box.append(nameButton(player.nickname || "?", !!player.bot));
+      const badges = document.createElement("span");
+      badges.className = "badges";
+      if (player.bot) badges.append(badge(T.bot, "bot"));
+      if (player.left) badges.append(badge(T.left_bot, "left"));
+      else if (player.away) badges.append(badge(T.away, "away"));
+      if (isOffline(player)) badges.append(badge(T.offline, "offline"));
+      if ((hand.declared_pairs || []).includes(seat)) badges.append(badge(T.going_pairs, "pairs"));
+      if ((hand.shown_indicators || []).includes(seat)) badges.append(badge(T.showed_indicator, "indicator"));
+      if (hand.starting_seat === seat) badges.append(badge(T.starter, "starter"));
+      if (matchOver) {
+        const mark = seats.find((s) => s.nickname === player.nickname);
+        if (mark && (mark.ready || mark.bot)) badges.append(badge(T.rematch_yes, "ready"));
+      }
+      const tiles = document.createElement("span");
+      tiles.className = "count";
+      tiles.textContent = String(hand.rack_counts[seat]);
+      tiles.title = fmt(T.tiles_in_rack, { n: hand.rack_counts[seat] });
+      const score = document.createElement("span");
+      score.className = "score";
+      const scores = (frame.match && (frame.match.live_scores || frame.match.scores)) || [];
+      score.textContent = scores[seat] !== undefined ? String(scores[seat]) : "";
+      score.title = T.score;
+      box.append(tiles, score, badges);
+      if (hand.turn === seat && hand.phase !== "over") {
+        box.classList.add("on-turn");
+        const timer = document.createElement("span");
+        timer.className = "timer";
+        if (seat === hand.seat) timer.classList.add("mine");
+        timer.append(document.createElement("i"));
+        box.append(timer);
+      }
     }
   }
 
-  function renderDiscards(okey) {
-    const hand = frame.hand;
+  let botsTimer = null;  // the countdown to the bots of a waiting table (renderSeatsBeforeMatch)
+  function renderSeatsBeforeMatch() {
+    const seats = (frame.table && frame.table.seats) || [];
+    const running = frame.table && frame.table.status === "playing";
+    const mine = seats.find((s) => s.nickname === me);
+    const base = mine ? mine.position : 0;
+    for (const seat of seats) {
+      const rel = (seat.position - base + seats.length) % seats.length;
+      const box = root.querySelector(`.pbox[data-rel="${seats.length === 2 && rel === 1 ? 2 : rel}"]`);
+      if (!box) continue;
+      box.dataset.position = String(seat.position);
+      if (seat.nickname) {
+        box.append(nameButton(seat.nickname, seat.bot));
+        if (seat.bot) box.append(badge(T.bot, "bot"));
+        if (seat.ready) box.append(badge(`✓ ${T.ready}`, "ready"));
+        if (seat.nickname === me && !running) {
+          const leave = document.createElement("button");
+          leave.type = "button";
+          leave.className = "leave-seat";
+          leave.textContent = T.leave;
+          leave.addEventListener("click", () => send("leave"));
+          box.append(leave);
+        }
+      } else if (!mine && !running) {
+        const sit = document.createElement("button");
+        sit.type = "button";
+        sit.className = "sit";
+        sit.textContent = T.sit;
+        sit.setAttribute("aria-label", `${T.sit} ${seat.position + 1}`);
+        sit.addEventListener("click", () => send("sit", { position: seat.position }));
+        box.append(sit);
+      } else {
+        box.textContent = T.empty_seat;
+      }
+    }
+    // What the table waits for, in numbers: people to sit, then everyone's "Hazırım".
+    const seated = seats.filter((s) => s.nickname);
+    const ready = seated.filter((s) => s.ready || s.bot).length;
+    const waiting = seated.length < seats.length
+      ? fmt(T.waiting_seats, { n: seated.length, total: seats.length })
+      : fmt(T.waiting_ready, { n: ready, total: seats.length });
+    // A room that fills empty seats with bots: count down to them, as the server will.
+    clearInterval(botsTimer);
+    const botsIn = frame.table ? frame.table.bots_in : null;
+    if (typeof botsIn !== "number") { $("clock").textContent = waiting; return; }
+    const due = performance.now() + botsIn * 1000;
+    const show = () => {
+      const left = Math.max(0, Math.ceil((due - performance.now()) / 1000));
+      $("clock").textContent = `${waiting} · ${fmt(T.bots_in, { n: left })}`;
+      if (!left) clearInterval(botsTimer);
+    };
+    show();
+    botsTimer = setInterval(show, 1000);
+  }
+
+  function renderDiscards(okey, hand) {
+    const key = hand ? `${hand.id}|${hand.seat}|${okey}|${hand.discard_tops.join(",")}|${(hand.actions || []).includes("draw_discard")}` : "";
+    const board = $("felt");
+    if (board.dataset.discards === key) return;
+    board.dataset.discards = key;
+    for (const pile of root.querySelectorAll(".discard")) { pile.replaceChildren(); pile.classList.remove("available"); }
+    if (!hand) return;
+    for (let seat = 0; seat < hand.players; seat++) {
+      const pile = discardBox(seat);
+      if (!pile) continue;
+      pile.dataset.owner = String(seat);
+      const top = hand.discard_tops[seat];
+      if (top) pile.append(tileElement(top, okey));
+      pile.setAttribute("aria-label", top ? fmt(T.discard_of, { name: playerName(seat), tile: tileWords(top, okey) })
+        : fmt(T.discard_empty, { name: playerName(seat) }));
+    }
     const take = $("take-discard");
-    const give = $("give-discard");
-    take.replaceChildren();
-    give.replaceChildren();
-    if (!hand || hand.seat === null) return;
-    const players = hand.players;
-    const previous = (hand.seat - 1 + players) % players;
-    const top = hand.discard_tops[previous];
-    if (top) take.append(tileElement(top, okey));
-    take.classList.toggle("available", hand.available_discard !== null && hand.turn === hand.seat);
-    const mine = hand.discard_tops[hand.seat];
-    if (mine) give.append(tileElement(mine, okey));
+    const canTake = (hand.actions || []).includes("draw_discard");
+    // The pile you may take from: the previous player's (where it lies depends on the table size).
+    const previous = hand.seat !== null ? (hand.seat - 1 + hand.players) % hand.players : null;
+    const takeFrom = previous !== null ? discardBox(previous) : null;
+    if (takeFrom) takeFrom.classList.toggle("available", canTake);
+    take.classList.toggle("available", canTake && takeFrom === take);
   }
 
   function renderRack() {
+    if (drag && drag.moved) return; // rebuilt when the tile is dropped
     const rack = $("rack");
-    rack.replaceChildren();
     const okey = frame && frame.hand ? frame.hand.okey : null;
+    // Most frames are other players' moves: the rack is rebuilt only when it changed.
+    const key = `${okey}|${selected}|${slots.join(",")}`;
+    if (rack.dataset.key === key && rack.childElementCount === slots.length) return;
+    rack.dataset.key = key;
+    const children = [];
     slots.forEach((tile, index) => {
       const slot = document.createElement("div");
       slot.className = "slot";
       slot.dataset.slot = String(index);
+      slot.setAttribute("role", "gridcell");
       if (tile) {
         const el = tileElement(tile, okey);
         el.tabIndex = 0;
         el.setAttribute("role", "button");
+        el.setAttribute("aria-pressed", String(index === selected));
         if (index === selected) el.classList.add("selected");
         el.addEventListener("pointerdown", (event) => startDrag(event, index));
-        el.addEventListener("keydown", (event) => { if (event.key === "Enter" || event.key === " ") select(index); });
+        el.addEventListener("keydown", (event) => rackKey(event, index));
         slot.append(el);
       }
-      rack.append(slot);
+      children.push(slot);
     });
+    rack.replaceChildren(...children);
+    rack.hidden = !(frame && frame.hand && frame.hand.rack);
   }
+
+  function actions() { return frame && frame.hand && frame.hand.actions && !amLeft() ? frame.hand.actions : []; }
 
   function renderButtons() {
     const hand = frame.hand;
-    const actions = hand && hand.actions ? hand.actions : [];
+    const can = actions();
     const running = frame.match && frame.match.status === "running";
-    $("btn-show-indicator").hidden = !actions.includes("show_indicator");
-    $("btn-declare-pairs").hidden = !actions.includes("declare_pairs");
-    $("btn-take-indicator").hidden = !actions.includes("take_indicator");
-    $("btn-lay-okey").hidden = !actions.includes("lay_first_okey");
-    $("btn-discard").disabled = !actions.includes("discard") || selected === null;
-    $("btn-finish").disabled = !actions.includes("finish") || selected === null;
-    const seated = frame.table && (frame.table.seats || []).some((s) => s.nickname === me);
-    const mySeat = frame.table && (frame.table.seats || []).find((s) => s.nickname === me);
-    $("btn-ready").hidden = running || !seated || (mySeat && mySeat.ready);
-    $("btn-start").hidden = running || !frame.table || !frame.table.is_owner;
-    $("pile").disabled = !actions.includes("draw_pile");
-  }
-
-  function renderScores() {
-    const list = $("scores");
-    list.replaceChildren();
-    if (!frame.match) return;
-    const scores = frame.match.live_scores || frame.match.scores || [];
-    scores.forEach((score, seat) => {
-      const item = document.createElement("li");
-      item.textContent = `${playerName(seat)}: ${score}`;
-      list.append(item);
-    });
+    const playing = !!(hand && hand.rack) && !amLeft();
+    $("btn-show-indicator").hidden = !can.includes("show_indicator");
+    $("btn-declare-pairs").hidden = !can.includes("declare_pairs");
+    $("btn-take-indicator").hidden = !can.includes("take_indicator");
+    $("btn-lay-okey").hidden = !can.includes("lay_first_okey");
+    $("btn-discard").disabled = !can.includes("discard") || selected === null;
+    $("btn-finish").disabled = !can.includes("finish") || selected === null;
+    for (const id of ["btn-sort-sets", "btn-sort-pairs", "btn-discard", "btn-finish"]) $(id).hidden = !playing || hand.phase === "over";
+    const seats = (frame.table && frame.table.seats) || [];
+    const mine = seats.find((s) => s.nickname === me);
+    const matchOver = !!(frame.match && frame.match.status !== "running");
+    const lobby = !running && !matchOver;
+    $("btn-ready").hidden = !lobby || !mine || mine.ready;
+    // The owner starts a full table, or one with empty seats that bots then take ("Botlarla başlat").
+    const seated = seats.filter((s) => s.nickname).length;
+    const withBots = seated > 0 && seated < seats.length;
+    $("btn-start").hidden = !lobby || !frame.table || !frame.table.is_owner || seated === 0;
+    $("btn-start").textContent = withBots ? T.start_with_bots : T.start_match;
+    $("btn-start").dataset.bots = String(withBots);
+    $("pile").disabled = !can.includes("draw_pile");
+    $("pile").classList.toggle("available", can.includes("draw_pile"));
+    $("finish-zone").classList.toggle("active", can.includes("finish"));
   }
 
   function renderHistory() {
@@ -301,90 +584,404 @@
     const box = $("history-box");
     box.hidden = !(hand && hand.discard_history);
     if (box.hidden) return;
-    const history = $("history");
-    history.replaceChildren();
-    for (const entry of hand.discard_history) {
+    $("history").replaceChildren(...hand.discard_history.map((entry) => {
       const el = tileElement(entry.tile, hand.okey);
-      el.title = playerName(entry.seat);
-      history.append(el);
-    }
+      el.title = `${playerName(entry.seat)}: ${tileWords(entry.tile, hand.okey)}`;
+      return el;
+    }));
   }
 
+  // -- the clock: a bar on the turn seat (one animation, no per-tick layout) and seconds -------
+  let clockTimer = null;
+  let lastSecond = null;
   function startClock() {
     clearInterval(clockTimer);
     const clock = $("clock");
     const hand = frame.hand;
-    if (!hand || !hand.deadline || hand.phase === "over") {
-      clock.textContent = hand ? "" : T.waiting;
-      return;
-    }
+    clock.classList.remove("urgent", "mine");
+    if (!hand) return;
+    if (!hand.deadline || hand.phase === "over") { clock.textContent = hand.phase === "over" ? T.hand_over : ""; return; }
     const deadline = new Date(hand.deadline).getTime();
+    const total = Math.max(1, (frame.match && frame.match.turn_seconds ? frame.match.turn_seconds : 20) * 1000);
+    const mine = hand.turn === hand.seat && !amLeft();
+    const bar = root.querySelector(".pbox.on-turn .timer i");
+    if (bar && bar.animate) {
+      const left = Math.max(0, deadline - Date.now());
+      const from = Math.min(1, left / total);
+      bar.animate([{ transform: `scaleX(${from})` }, { transform: "scaleX(0)" }], { duration: left, fill: "forwards", easing: "linear" });
+    }
+    lastSecond = null;
     const tick = () => {
       const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
-      const who = hand.turn === hand.seat ? T.your_turn : fmt(T.turn_of, { name: playerName(hand.turn) });
+      if (left === lastSecond) return;
+      lastSecond = left;
+      const who = mine ? T.your_turn : fmt(T.turn_of, { name: playerName(hand.turn) });
       clock.textContent = `${who} · ${fmt(T.seconds, { n: left })}`;
-      clock.classList.toggle("urgent", left <= 5);
+      clock.classList.toggle("mine", mine);
+      // Red only for your own last seconds; other players' clocks never alarm you.
+      const urgent = mine && left <= 5;
+      clock.classList.toggle("urgent", urgent);
+      const timer = root.querySelector(".pbox.on-turn .timer");
+      if (timer) timer.classList.toggle("urgent", urgent);
+      if (urgent && left > 0) beep("tick");
     };
     tick();
     clockTimer = setInterval(tick, 250);
   }
 
-  function describeEvent(event) {
-    const name = event.seat !== undefined && event.seat !== null ? playerName(event.seat) : "";
-    if (event.type === "show_indicator") showMessage(fmt(T.indicator_shown, { name }), "info");
-    if (event.type === "declare_pairs") showMessage(fmt(T.declared_pairs, { name }), "info");
+  function alertTurn() {
+    const hand = frame.hand;
+    const mine = !!(hand && hand.seat !== null && hand.turn === hand.seat && hand.phase !== "over" && !amLeft());
+    setTitle(mine);
+    if (!mine) { myTurnFor = null; return; }
+    // One alert per turn: the draw and the discard of a turn are the same turn.
+    if (myTurnFor === hand.id) return;
+    myTurnFor = hand.id;
+    beep("turn");
+    vibrate();
   }
 
+  // -- the move feed ------------------------------------------------------------------------------
+  function feedLine(parts, options) {
+    const item = document.createElement("li");
+    for (const part of parts) item.append(part);
+    if (options && options.mine) item.classList.add("mine");
+    const feed = $("feed");
+    feed.append(item);
+    while (feed.children.length > 80) feed.firstChild.remove();
+    feed.scrollTop = feed.scrollHeight;
+    $("ticker").replaceChildren(...parts.map((part) => (part.cloneNode ? part.cloneNode(true) : part)));
+  }
+
+  function textWithTile(template, values, tile, okey) {
+    // "%(name)s attı: %(tile)s" → text, a small tile, text (the tile never as a code).
+    const [before, after] = template.split("%(tile)s");
+    const parts = [document.createTextNode(fmt(before, values))];
+    if (tile) parts.push(tileElement(tile, okey));
+    if (after !== undefined) parts.push(document.createTextNode(fmt(after, values)));
+    return parts;
+  }
+
+  function feedHandStart(hand) {
+    feedLine([document.createTextNode(fmt(T.feed_deal, { n: hand.number + 1, name: playerName(hand.starting_seat) }))]);
+  }
+
+  function describeEvent(event) {
+    const hand = frame.hand;
+    const okey = hand ? hand.okey : null;
+    const name = event.seat !== undefined && event.seat !== null ? playerName(event.seat) : "";
+    const mine = event.seat === mySeat();
+    const auto = event.auto ? ` ${T.feed_auto}` : "";
+    const line = (parts) => feedLine(parts, { mine });
+    // Your own moves are said to you ("Attınız"), everyone else's by name.
+    const say = (theirs, yours) => (mine ? T[yours] : T[theirs]);
+    switch (event.type) {
+      case "deal": break;
+      case "draw":
+        if (event.source === "discard") line(textWithTile(say("feed_took", "my_took") + auto, { name }, event.tile, okey));
+        else line([document.createTextNode(fmt(say("feed_drew", "my_drew"), { name }) + auto)]);
+        break;
+      case "discard": line(textWithTile(say("feed_threw", "my_threw") + auto, { name }, event.tile, okey)); break;
+      case "finish": line(textWithTile(say("feed_finished", "my_finished"), { name }, event.discard, okey)); break;
+      case "show_indicator": line(textWithTile(say("feed_indicator", "my_indicator"), { name }, event.tile, okey)); break;
+      case "declare_pairs": line([document.createTextNode(fmt(say("declared_pairs", "my_declared_pairs"), { name }))]); break;
+      case "take_indicator": line(textWithTile(say("feed_take_indicator", "my_take_indicator"), { name }, event.tile, okey)); break;
+      case "lay_first_okey": line(textWithTile(say("feed_lay_okey", "my_lay_okey"), { name }, event.tile, okey)); break;
+      case "pile_out": line([document.createTextNode(T.pile_out)]); break;
+      default: break;
+    }
+  }
+
+  // Each move of a hand goes into the feed once: from the frames' events and, for a page that
+  // arrives mid-hand or comes back after a lost connection, from the state's "feed" of moves so far.
+  let feedHand = null;
+  let feedMove = 0;
+  function describeNewMoves(hand, next) {
+    if (!hand) return;
+    if (hand.id !== feedHand) { feedHand = hand.id; feedMove = 0; }
+    // A page that just opened reads the moves so far silently; after that each new move is heard.
+    const quiet = feedMove === 0 && !!next.feed;
+    let sound = null;
+    for (const event of [...(next.feed || []), ...(next.events || [])]) {
+      const move = event.move || 0;
+      if (move <= feedMove) continue;
+      describeEvent(event);
+      feedMove = move;
+      sound = moveSound(event, sound);
+    }
+    if (sound && !quiet) beep(sound);
+  }
+
+  // One sound a frame: the weightiest of its new moves.
+  const SOUND_WEIGHT = { finish: 5, indicator: 4, take: 3, discard: 2, draw: 1 };
+  function moveSound(event, current) {
+    const name = { discard: "discard", finish: "finish", show_indicator: "indicator", take_indicator: "indicator",
+      lay_first_okey: "discard", draw: event.source === "discard" ? "take" : "draw" }[event.type];
+    if (!name) return current;
+    return !current || SOUND_WEIGHT[name] > SOUND_WEIGHT[current] ? name : current;
+  }
+
+  function describePlayerChanges(previous, next) {
+    if (!previous || !previous.players || !next.players || !previous.hand || !next.hand
+        || previous.match?.id !== next.match?.id) return;
+    for (const player of next.players) {
+      const before = previous.players.find((p) => p.seat === player.seat);
+      if (!before) continue;
+      if (player.left && !before.left) feedLine([document.createTextNode(fmt(T.feed_left, { name: player.nickname }))]);
+      else if (!player.left && before.left) feedLine([document.createTextNode(fmt(T.feed_returned, { name: player.nickname }))]);
+      else if (player.away && !before.away && !player.left) feedLine([document.createTextNode(fmt(T.feed_away, { name: player.nickname }))]);
+      else if (!player.away && before.away && !player.left) feedLine([document.createTextNode(fmt(T.feed_back, { name: player.nickname }))]);
+    }
+  }
+
+  // -- motion: a discard slides to its pile, a drawn tile comes from where it was taken ----------
+  function centreOf(el) { const r = el.getBoundingClientRect(); return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; }
+  function slide(el, fromEl) {
+    if (!el || !fromEl || reducedMotion.matches || !el.animate) return;
+    const a = centreOf(fromEl);
+    const b = centreOf(el);
+    el.animate([{ transform: `translate(${a.x - b.x}px, ${a.y - b.y}px)` }, { transform: "none" }],
+      { duration: 220, easing: "ease-out" });
+  }
+  function animateMoves(events, newSlots) {
+    if (reducedMotion.matches || !frame.hand) return;
+    for (const event of events) {
+      if (event.type === "discard") {
+        const pile = discardBox(event.seat);
+        slide(pile && pile.querySelector(".tile"), event.seat === mySeat() ? $("rack") : seatBox(event.seat));
+      }
+      if (event.type === "draw" && event.seat === mySeat() && newSlots.length) {
+        const tile = $("rack").querySelector(`.slot[data-slot="${newSlots[0]}"] .tile`);
+        const from = event.source === "discard" ? discardBox((event.seat - 1 + frame.hand.players) % frame.hand.players) : $("pile");
+        slide(tile, from);
+      }
+    }
+  }
+
+  // -- messages ---------------------------------------------------------------------------------
   function showMessage(text, kind) {
     const box = $("messages");
     box.textContent = text;
     box.dataset.kind = kind;
   }
+  function clearMessage() { showMessage("", ""); }
 
-  function showResult() {
-    const hand = frame.hand;
-    const result = hand.result;
-    const dialog = $("result-dialog");
-    const body = $("result-body");
-    body.replaceChildren();
-    if (result.reason === "pile_out") {
-      $("result-title").textContent = T.hand_over;
-      body.textContent = T.pile_out;
-    } else {
-      $("result-title").textContent = fmt(T.finished_by, { name: playerName(result.finisher) });
-      const finish = result.finish;
-      const line = document.createElement("p");
-      line.textContent = `${finish.kind === "pairs" ? T.pairs : T.sets}${finish.okey_finish ? " · " + T.okey_finish : ""}`;
-      body.append(line);
-      for (const group of finish.groups) {
-        const row = document.createElement("div");
-        row.className = "group";
-        for (const tile of group) row.append(tileElement(tile, hand.okey));
-        body.append(row);
-      }
+  function showError(error) {
+    if (error.code === "invalid_finish") {
+      // Keep the rack and the selection as they were, and say why in words.
+      const hand = frame && frame.hand;
+      const pairs = hand && (hand.declared_pairs || []).includes(hand.seat);
+      const tile = error.tile || pendingFinish;
+      const why = fmt(pairs ? T.finish_not_pairs : T.finish_no_split, { tile: tileWords(tile, hand ? hand.okey : null) });
+      if (pendingFinish) { const index = slots.indexOf(pendingFinish); if (index >= 0) selected = index; renderRack(); renderButtons(); }
+      showMessage(`${error.message} ${why}`, "error");
+      pendingFinish = null;
+      return;
     }
-    if (frame.match && frame.match.over) {
-      const names = (frame.match.winners || []).map(playerName).join(", ");
-      const line = document.createElement("p");
-      line.className = "match-over";
-      line.textContent = `${T.match_over}. ${fmt(T.winner, { names })}`;
-      body.append(line);
-    }
-    if (typeof dialog.showModal === "function" && !dialog.open) dialog.showModal();
+    if (error.code === "stale") return; // a fresh state follows
+    showMessage(error.message, "error");
   }
 
-  // -- interaction ----------------------------------------------------------------------------
+  // -- end of hand and match ------------------------------------------------------------------
+  function groupKind(group, okey) {
+    const faces = group.filter((t) => t !== okey).map((t) => (t === "J" ? okey : t));
+    if (faces.length >= 2 && faces.every((t) => t === faces[0])) return T.group_pair;
+    const colours = new Set(faces.map((t) => t[0]));
+    const numbers = new Set(faces.map((t) => t.slice(1)));
+    if (colours.size <= 1 && numbers.size === faces.length) return T.group_run;
+    return T.group_set;
+  }
+
+  function finishHow(finish) {
+    const parts = [finish.kind === "pairs" ? T.how_pairs : T.how_sets];
+    if (finish.color) parts.push(finish.color === "ordered" ? T.how_ordered_color : T.how_color);
+    if (finish.okey_finish) parts.push(T.okey_finish);
+    return parts.join(", ");
+  }
+
+  let countdownTimer = null;
+  function showResult() {
+    const hand = frame.hand;
+    const match = frame.match || {};
+    const result = hand.result || {};
+    const dialog = $("result-dialog");
+    const body = $("result-body");
+    const nodes = [];
+    const el = (tag, className, text) => { const n = document.createElement(tag); if (className) n.className = className; if (text !== undefined) n.textContent = text; return n; };
+    if (result.reason === "finished" || result.finish) {
+      $("result-title").textContent = fmt(T.finished_by, { name: playerName(result.finisher) });
+      const finish = result.finish || { groups: [] };
+      const how = el("p", "how", finishHow(finish) + (result.double_okey ? ` · ${T.double_okey}` : ""));
+      nodes.push(how);
+      if (finish.discard) {
+        const line = el("p", "finish-tile");
+        line.append(document.createTextNode(`${T.finishing_tile}: `), tileElement(finish.discard, hand.okey));
+        nodes.push(line);
+      }
+      const groups = el("div", "result-groups");
+      for (const group of finish.groups || []) {
+        const box = el("div", "result-group group");
+        const tiles = el("div", "tiles");
+        for (const tile of group) tiles.append(tileElement(tile, hand.okey));
+        box.append(tiles, el("small", "", groupKind(group, hand.okey)));
+        groups.append(box);
+      }
+      nodes.push(groups);
+    } else {
+      // No finisher: the pile ran out, or a shown indicator took a score to zero at the deal.
+      $("result-title").textContent = T.hand_over;
+      nodes.push(el("p", "how", result.reason === "match_over" ? T.zero_by_indicator : T.pile_out));
+    }
+    for (const seat of result.shown_indicators || []) {
+      const line = el("p");
+      line.append(...textWithTile(T.feed_indicator, { name: playerName(seat) }, hand.indicator, hand.okey));
+      nodes.push(line);
+    }
+    // Every player's change and new total: the match history's entry for this hand.
+    const entry = (match.history || []).find((h) => h.hand === hand.number);
+    const chips = match.rules && match.rules.scoring === "chips";
+    const table = el("table", "result-table");
+    const head = el("tr");
+    head.append(el("th", "", T.player), el("th", "num", T.change), el("th", "num", T.total));
+    table.append(head);
+    const count = hand.players;
+    const seatsInOrder = [...Array(count).keys()];
+    if (match.over) seatsInOrder.sort((a, b) => standing(b) - standing(a));
+    function standing(seat) {
+      const score = (entry ? entry.scores : match.scores || [])[seat] || 0;
+      const winner = (match.winners || []).includes(seat) ? 1e6 : 0;
+      return winner + (match.rules && match.rules.scoring === "penalty" ? -score : score);
+    }
+    for (const seat of seatsInOrder) {
+      const row = el("tr");
+      row.dataset.seat = String(seat);
+      if ((match.winners || []).includes(seat) && match.over) row.classList.add("winner");
+      const delta = entry ? entry.deltas[seat] : null;
+      const total = entry ? entry.scores[seat] : (match.scores || [])[seat];
+      const deltaCell = el("td", "num delta");
+      if (delta !== null && delta !== undefined) {
+        deltaCell.textContent = `${delta > 0 ? "+" : delta < 0 ? "−" : ""}${Math.abs(delta)}${chips ? " " + T.chips_word : ""}`;
+        const good = match.rules && match.rules.scoring === "penalty" ? delta < 0 : delta > 0;
+        if (delta) deltaCell.classList.add(good ? "up" : "down");
+      }
+      row.append(el("td", "", playerName(seat)), deltaCell, el("td", "num", total === undefined ? "" : String(total)));
+      table.append(row);
+    }
+    nodes.push(table);
+    if (match.over) {
+      const names = (match.winners || []).map(playerName).join(", ");
+      nodes.push(el("p", "match-over", `${T.match_over}. ${fmt(T.winner, { names })}`));
+      const prizes = match.prizes || [];
+      if (Array.isArray(prizes) && prizes.some((p) => p)) {
+        nodes.push(el("p", "", `${T.prizes}: ${prizes.map((p, s) => `${playerName(s)} ${p}`).join(", ")}`));
+      }
+    } else {
+      const countdown = el("p", "countdown");
+      nodes.push(countdown);
+      const ends = Date.now() + NEXT_HAND_SECONDS * 1000;
+      clearInterval(countdownTimer);
+      const tick = () => {
+        const left = Math.max(0, Math.ceil((ends - Date.now()) / 1000));
+        countdown.textContent = fmt(T.next_hand_in, { n: left });
+        if (!left) clearInterval(countdownTimer);
+      };
+      tick();
+      countdownTimer = setInterval(tick, 500);
+    }
+    const links = el("p", "result-links");
+    const replay = el("a", "", T.replay_link);
+    replay.href = `/hands/${hand.id}/`;
+    const proof = el("a", "", T.proof_link);
+    proof.href = `/hands/${hand.id}/proof.json`;
+    links.append(replay, proof);
+    nodes.push(links);
+    body.replaceChildren(...nodes);
+    const seated = isSeatedAtTable();
+    $("btn-rematch").hidden = !(match.over && seated);
+    $("btn-result-leave").hidden = !(match.over && seated);
+    if (typeof dialog.showModal === "function" && !dialog.open) dialog.showModal();
+    ($("btn-rematch").hidden ? $("result-close") : $("btn-rematch")).focus({ preventScroll: true });
+  }
+
+  function isSeatedAtTable() { return !!(frame.table && (frame.table.seats || []).some((s) => s.nickname === me)); }
+
+  $("result-close").addEventListener("click", () => $("result-dialog").close());
+  $("btn-show-result").addEventListener("click", () => showResult());
+  $("btn-rematch").addEventListener("click", () => { send("rematch"); $("btn-rematch").disabled = true; showMessage(T.rematch_waiting, "info"); });
+  $("btn-result-leave").addEventListener("click", () => standUp());
+
+  // -- leaving and coming back ------------------------------------------------------------------
+  function standUp() {
+    const running = frame && frame.match && frame.match.status === "running" && mySeat() !== null && !amLeft();
+    if (running) { $("leave-dialog").showModal(); return; }
+    // Go to the room once the server has stood us up (or after a moment if the socket is slow).
+    if (send("leave")) { leaving = true; setTimeout(() => { location.href = root.dataset.roomUrl; }, 1500); }
+    else location.href = root.dataset.roomUrl;
+  }
+  let leaving = false;
+  $("btn-leave").addEventListener("click", standUp);
+  $("leave-cancel").addEventListener("click", () => $("leave-dialog").close());
+  $("leave-confirm").addEventListener("click", () => { send("leave_match"); $("leave-dialog").close(); });
+  $("btn-return").addEventListener("click", () => send("return_to_match"));
+
+  // -- interaction: select, drag, keyboard -------------------------------------------------------
   function select(index) {
     selected = selected === index ? null : index;
     renderRack();
     renderButtons();
+    const tile = $("rack").querySelector(`.slot[data-slot="${index}"] .tile`);
+    if (tile) tile.focus({ preventScroll: true });
   }
+
+  function moveTile(from, to) {
+    if (to < 0 || to >= SLOTS || from === to) return;
+    [slots[to], slots[from]] = [slots[from], slots[to]];
+    if (selected === from) selected = to; else if (selected === to) selected = from;
+    saveLayout();
+    renderRack();
+    renderButtons();
+  }
+
+  function rackKey(event, index) {
+    const moves = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -ROW, ArrowDown: ROW };
+    if (event.key === "Enter" || event.key === " ") { event.preventDefault(); select(index); return; }
+    if (moves[event.key] !== undefined) {
+      event.preventDefault();
+      const to = index + moves[event.key];
+      if (to < 0 || to >= SLOTS) return;
+      moveTile(index, to);
+      const tile = $("rack").querySelector(`.slot[data-slot="${to}"] .tile`);
+      if (tile) tile.focus({ preventScroll: true });
+    }
+    if (event.key === "Delete" || event.key === "d") { if (actions().includes("discard")) discard(slots[index]); }
+  }
+
+  // Throwing the okey away hands the wild tile to the next player: almost always a slip. The first
+  // try says so and keeps the tile; throwing it again on the same move throws it.
+  let okeyWarnedAt = null;
+  function discard(tile) {
+    if (!tile) return;
+    const hand = frame && frame.hand;
+    const move = hand ? `${hand.id}:${hand.move}` : null;
+    if (hand && tile === hand.okey && okeyWarnedAt !== move) {
+      okeyWarnedAt = move;
+      showMessage(T.okey_discard_warning, "warning");
+      return;
+    }
+    okeyWarnedAt = null;
+    selected = null;
+    send("discard", { tile });
+  }
+  function finish(tile) { if (tile) { pendingFinish = tile; selected = null; send("finish", { tile }); } }
 
   let drag = null;
   function startDrag(event, index) {
+    if (event.button !== undefined && event.button !== 0) return;
     event.preventDefault();
     const source = event.currentTarget;
-    drag = { index, startX: event.clientX, startY: event.clientY, ghost: null, moved: false };
+    drag = { index, tile: slots[index], startX: event.clientX, startY: event.clientY, ghost: null, moved: false, over: null };
+    // Listen on the document: a frame arriving mid-drag re-renders the rack (and drops the
+    // source element, with any pointer capture on it); the drag must go on regardless.
     const onMove = (move) => {
       if (!drag) return;
       if (!drag.moved && Math.hypot(move.clientX - drag.startX, move.clientY - drag.startY) < 6) return;
@@ -392,38 +989,53 @@
         drag.moved = true;
         drag.ghost = source.cloneNode(true);
         drag.ghost.classList.add("ghost");
+        drag.ghost.classList.remove("selected");
+        const box = source.getBoundingClientRect();
+        drag.dx = box.width / 2;
+        drag.dy = box.height / 2;
         document.body.append(drag.ghost);
+        source.classList.add("dragging");
       }
-      drag.ghost.style.left = `${move.clientX - 20}px`;
-      drag.ghost.style.top = `${move.clientY - 28}px`;
+      drag.ghost.style.transform = `translate(${move.clientX - drag.dx}px, ${move.clientY - drag.dy}px) scale(1.08)`;
+      const target = dropTarget(move.clientX, move.clientY);
+      if (target !== drag.over) {
+        if (drag.over) drag.over.classList.remove("drop-target", "drop-ok");
+        drag.over = target;
+        if (target) target.classList.add(target.classList.contains("slot") ? "drop-target" : "drop-ok");
+      }
     };
     const onUp = (up) => {
       document.removeEventListener("pointermove", onMove);
       document.removeEventListener("pointerup", onUp);
+      document.removeEventListener("pointercancel", onUp);
       const current = drag;
       drag = null;
+      if (!current) return;
+      if (current.over) current.over.classList.remove("drop-target", "drop-ok");
       if (current.ghost) current.ghost.remove();
-      if (!current.moved) { select(index); return; }
-      drop(index, up.clientX, up.clientY);
+      source.classList.remove("dragging");
+      if (!current.moved) { select(current.index); return; }
+      if (up.type !== "pointercancel") drop(current.index, current.over, current.tile);
+      renderRack();
     };
     document.addEventListener("pointermove", onMove);
     document.addEventListener("pointerup", onUp);
+    document.addEventListener("pointercancel", onUp);
   }
 
-  function drop(index, x, y) {
+  function dropTarget(x, y) {
     const target = document.elementFromPoint(x, y);
-    if (!target) return;
-    const tile = slots[index];
-    if (target.closest("#give-discard")) { send("discard", { tile }); return; }
-    if (target.closest("#finish-zone")) { send("finish", { tile }); return; }
-    const slot = target.closest(".slot");
-    if (slot) {
-      const to = Number(slot.dataset.slot);
-      [slots[to], slots[index]] = [slots[index], slots[to]];
-      if (selected === index) selected = to;
-      saveLayout();
-      renderRack();
-    }
+    if (!target) return null;
+    return target.closest(".slot") || target.closest("#give-discard") || target.closest("#finish-zone");
+  }
+
+  function drop(index, target, tile) {
+    // The rack may have changed under the drag: follow the tile, not the slot it started in.
+    if (slots[index] !== tile) index = slots.indexOf(tile);
+    if (!target || index < 0) return;
+    if (target.id === "give-discard") { discard(tile); return; }
+    if (target.id === "finish-zone") { finish(tile); return; }
+    if (target.classList.contains("slot")) moveTile(index, Number(target.dataset.slot));
   }
 
   function selectedTile() {
@@ -432,11 +1044,14 @@
   }
 
   $("pile").addEventListener("click", () => send("draw", { source: "pile" }));
-  const takeDiscard = () => send("draw", { source: "discard" });
-  $("take-discard").addEventListener("click", takeDiscard);
+  const takeDiscard = () => { if (actions().includes("draw_discard")) send("draw", { source: "discard" }); };
+  for (const pile of root.querySelectorAll(".discard")) {
+    pile.addEventListener("click", () => { if (pile.classList.contains("available")) takeDiscard(); });
+  }
   $("take-discard").addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") takeDiscard(); });
-  $("btn-discard").addEventListener("click", () => { const tile = selectedTile(); if (tile) { selected = null; send("discard", { tile }); } });
-  $("btn-finish").addEventListener("click", () => { const tile = selectedTile(); if (tile) { selected = null; send("finish", { tile }); } });
+  $("btn-discard").addEventListener("click", () => discard(selectedTile()));
+  $("btn-finish").addEventListener("click", () => finish(selectedTile()));
+  $("finish-zone").addEventListener("click", () => { if (selected !== null && actions().includes("finish")) finish(slots[selected]); });
   $("btn-show-indicator").addEventListener("click", () => send("show_indicator"));
   $("btn-declare-pairs").addEventListener("click", () => send("declare_pairs"));
   $("btn-take-indicator").addEventListener("click", () => send("take_indicator"));
@@ -444,32 +1059,108 @@
   $("btn-sort-sets").addEventListener("click", () => send("arrange", { by: "sets" }));
   $("btn-sort-pairs").addEventListener("click", () => send("arrange", { by: "pairs" }));
   $("btn-ready").addEventListener("click", () => send("ready"));
-  $("btn-start").addEventListener("click", () => send("start"));
-  $("result-close").addEventListener("click", () => $("result-dialog").close());
+  $("btn-start").addEventListener("click", () => send("start", { bots: $("btn-start").dataset.bots === "true" }));
+
+  // -- side drawer (phones) and chat --------------------------------------------------------------
+  let unread = 0;
+  const side = $("side");
+  function drawerShown() { return side.classList.contains("open") || getComputedStyle($("btn-drawer")).display === "none"; }
+  function setUnread(n) { unread = n; $("chat-unread").textContent = String(n); $("chat-unread").hidden = n === 0; }
+  $("btn-drawer").addEventListener("click", () => {
+    const open = !side.classList.contains("open");
+    side.classList.toggle("open", open);
+    $("btn-drawer").setAttribute("aria-expanded", String(open));
+    if (open) setUnread(0);
+  });
+  $("side-close").addEventListener("click", () => { side.classList.remove("open"); $("btn-drawer").setAttribute("aria-expanded", "false"); });
+
   $("chat-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const input = $("chat-input");
     const text = input.value.trim();
-    if (text) { send("chat", { text }); input.value = ""; }
+    if (text && send("chat", { text })) input.value = "";
+  });
+  for (const button of root.querySelectorAll("[data-say]")) button.addEventListener("click", () => send("chat", { text: button.dataset.say }));
+
+  function addChat(message, live) {
+    message = message || {};
+    const author = message.author && typeof message.author === "object" ? message.author.nickname : message.author;
+    const item = document.createElement("li");
+    item.dataset.author = author || "";
+    item.hidden = muted.has(author);
+    const who = document.createElement("b");
+    who.textContent = `${author || ""}: `;
+    item.append(who, document.createTextNode(message.text || ""));
+    const log = $("chat-log");
+    log.append(item);
+    while (log.children.length > 100) log.firstChild.remove();
+    log.scrollTop = log.scrollHeight;
+    if (live && author !== me && !item.hidden && !drawerShown()) setUnread(unread + 1);
+  }
+
+  function applyMutes() {
+    for (const item of $("chat-log").children) item.hidden = muted.has(item.dataset.author);
+  }
+
+  // Seated players' pages ping every 30 s; a person not heard from for a minute is offline.
+  let online = null;
+  function showOnline(names) {
+    if (!Array.isArray(names)) return;
+    online = new Set(names);
+    if (frame) renderPlayers();
+  }
+  const pageOpenedAt = Date.now();
+  // Every open page has pinged once within 30 s: before that, a missing name proves nothing.
+  function isOffline(player) { return !!(online && Date.now() - pageOpenedAt > 35000 && player.nickname && !player.bot && !player.left && !online.has(player.nickname)); }
+
+  function showWatchers(count) {
+    const el = $("watchers");
+    el.hidden = !count;
+    el.textContent = fmt(T.watchers, { n: count });
+    el.setAttribute("aria-label", fmt(T.watchers, { n: count }));
+  }
+
+  // -- player card ------------------------------------------------------------------------------
+  const card = $("card-dialog");
+  let cardFor = null;
+  function openCard(nickname, bot) {
+    cardFor = { nickname, bot };
+    $("card-name").textContent = nickname;
+    $("card-bot").hidden = !bot;
+    for (const id of ["card-games", "card-winrate", "card-rating"]) $(id).textContent = "…";
+    $("card-profile").href = `/players/${encodeURIComponent(nickname)}/`;
+    $("card-report").hidden = bot || nickname === me;
+    $("card-mute").hidden = nickname === me;
+    $("card-mute").textContent = muted.has(nickname) ? T.unmute : T.mute;
+    send("player_card", { nickname });
+    if (!card.open) card.showModal();
+  }
+  function showCard(data) {
+    if (!data || !cardFor || data.nickname !== cardFor.nickname) return;
+    $("card-games").textContent = String(data.games_played);
+    $("card-winrate").textContent = data.win_rate === null ? "–" : `%${data.win_rate}`;
+    $("card-rating").textContent = data.rating === null ? "–" : String(data.rating);
+    $("card-bot").hidden = !data.bot;
+    $("card-report").hidden = data.bot || data.nickname === me;
+  }
+  $("card-close").addEventListener("click", () => card.close());
+  $("card-mute").addEventListener("click", () => {
+    if (!cardFor) return;
+    if (muted.has(cardFor.nickname)) muted.delete(cardFor.nickname); else muted.add(cardFor.nickname);
+    localStorage.setItem("okey-muted", JSON.stringify([...muted]));
+    $("card-mute").textContent = muted.has(cardFor.nickname) ? T.unmute : T.mute;
+    applyMutes();
   });
 
   // -- reporting a player (moderation): a small form in a dialog, posted with the page's CSRF token
   const reportDialog = $("report-dialog");
-
-  function reportButton(nickname) {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "report-player";
-    button.textContent = reportDialog ? reportDialog.dataset.label : "!";
-    button.setAttribute("aria-label", `${button.textContent}: ${nickname}`);
-    button.addEventListener("click", () => {
-      reportDialog.querySelector("[name=reported]").value = nickname;
-      reportDialog.querySelector("[data-report-name]").textContent = nickname;
-      reportDialog.showModal();
-    });
-    return button;
-  }
-
+  $("card-report").addEventListener("click", () => {
+    if (!cardFor) return;
+    card.close();
+    reportDialog.querySelector("[name=reported]").value = cardFor.nickname;
+    reportDialog.querySelector("[data-report-name]").textContent = cardFor.nickname;
+    reportDialog.showModal();
+  });
   if (reportDialog) {
     const form = reportDialog.querySelector("form");
     reportDialog.querySelector("[data-report-cancel]").addEventListener("click", () => reportDialog.close());
@@ -485,18 +1176,8 @@
     });
   }
 
-  function addChat(frame) {
-    const message = frame.message || {};
-    const item = document.createElement("li");
-    const who = document.createElement("b");
-    const author = message.author && typeof message.author === "object" ? message.author.nickname : message.author;
-    who.textContent = `${author || ""}: `;
-    item.append(who, document.createTextNode(message.text || ""));
-    const log = $("chat-log");
-    log.append(item);
-    while (log.children.length > 100) log.firstChild.remove();
-    log.scrollTop = log.scrollHeight;
-  }
-
+  window.__okeyTest.applyFrame = (next) => applyFrame(next); // bench/table_render.py replays frames
+  // Watchers say they are still there (the count shown to everyone); players ask for the figure.
+  setInterval(() => send("watchers"), 30000);
   connect();
 })();

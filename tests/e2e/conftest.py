@@ -109,7 +109,24 @@ def asgi_live_server(_asgi_server: LiveServer, transactional_db: None, settings:
         wait_until(lambda: not RoomPresence.objects.exists(), timeout=5, message="room sockets to close")
     except AssertionError:
         pass
+    # The server may still be reading for an after-commit event (lobby counts): on PostgreSQL that
+    # read and the flush's TRUNCATE can deadlock, and then the flush fails the test. Let it finish.
+    try:
+        wait_until(_no_other_busy_session, timeout=3, message="the server's reads to end")
+    except AssertionError:
+        pass
     cache.clear()
+
+
+def _no_other_busy_session() -> bool:
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return True
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                       "AND pid <> pg_backend_pid() AND state NOT IN ('idle')")
+        return cursor.fetchone()[0] == 0
 
 
 @pytest.fixture(scope="module")

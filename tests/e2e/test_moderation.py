@@ -1,5 +1,5 @@
-"""In the browser: a player reports another from the table; a salon moderator opens the queue in
-the admin and bans the player; the banned player's table page loses its connection at once and
+"""In the browser: a player reports another from the table; a site admin opens the queue in the
+admin and bans the player from the site (site bans are for site admins only); the banned player's table page loses its connection at once and
 their next login is refused with the reason."""
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from playwright.sync_api import expect
 
 from moderation.models import Report, Sanction
 from salons import services as salon_services
-from salons.models import SalonStaff
 from tests.conftest import PASSWORD, make_player, make_room, make_salon
 from tests.e2e.conftest import wait_until
 
@@ -24,8 +23,7 @@ def test_report_from_the_table_ban_in_the_admin_and_the_player_is_out(new_page):
     table = room.tables.get()
     reporter = make_player("Nazik", email="nazik@private.example")
     troll = make_player("Trol", email="trol@private.example")
-    moderator = make_player("Gozcu", email="gozcu@private.example", is_staff=True)
-    SalonStaff.objects.create(salon=salon, user=moderator)
+    moderator = make_player("Gozcu", email="gozcu@private.example", is_staff=True, is_superuser=True)
     salon_services.take_seat(user=reporter, table=table, position=0)
     salon_services.take_seat(user=troll, table=table, position=1)
     salon_services.post_chat_message(user=troll, room=room, table=table, text="sen ne salaksın")
@@ -38,7 +36,9 @@ def test_report_from_the_table_ban_in_the_admin_and_the_player_is_out(new_page):
     page = new_page(reporter)
     page.goto(f"/tables/{table.pk}/")
     expect(page.locator("#conn-status")).to_have_attribute("data-state", "ok")
-    page.get_by_role("button", name="Şikayet et: Trol").click()
+    # From the player's card: their name on the seat opens it.
+    page.locator(".pbox .name", has_text="Trol").click()
+    page.locator("#card-report").click()
     dialog = page.locator("#report-dialog")
     expect(dialog).to_be_visible()
     dialog.get_by_label("Sebep").select_option("insult")
@@ -47,7 +47,7 @@ def test_report_from_the_table_ban_in_the_admin_and_the_player_is_out(new_page):
     expect(page.locator("#messages")).to_contain_text("Şikayetiniz alındı")
     wait_until(lambda: Report.objects.filter(reported=troll).exists(), message="the report to be stored")
 
-    # The salon moderator opens the queue, sees the evidence and bans the player.
+    # The site admin opens the queue, sees the evidence and bans the player.
     # Django's admin pages link no favicon, so Chromium asks for /favicon.ico (404): allow only that.
     new_page.allow.append(r"status of 404 \(Not Found\)")
     missing: list[str] = []
@@ -66,6 +66,9 @@ def test_report_from_the_table_ban_in_the_admin_and_the_player_is_out(new_page):
     expect(troll_page.locator("#okey-table")).to_have_attribute("data-closed", "4403")
     expect(troll_page.locator("#conn-status")).to_have_attribute("data-state", "down")
     expect(troll_page.locator("#messages")).to_contain_text("Masada sürekli hakaret")
+    notice = troll_page.locator("#closed-notice")
+    expect(notice).to_be_visible()
+    expect(notice).to_contain_text("Hesabınız kapatıldı. Sebep: Masada sürekli hakaret.")
     # ...the old session is gone...
     troll_page.goto("/")
     expect(troll_page.get_by_role("link", name="Giriş", exact=True)).to_be_visible()
@@ -84,3 +87,24 @@ def test_report_from_the_table_ban_in_the_admin_and_the_player_is_out(new_page):
     assert refused and all("/accounts/login/" in url for url in refused), refused
     # The reporter, meanwhile, never learns the decision: their page says only "received".
     expect(page.locator("#messages")).not_to_contain_text(re.compile("yasak", re.I))
+
+
+def test_a_player_on_the_lobby_is_told_why_and_until_when_in_english(new_page):
+    from datetime import timedelta
+
+    from moderation import services as moderation_services
+    from tests.e2e.table_helpers import in_thread
+
+    make_salon("genel", name="Genel")
+    admin = make_player("Patron", is_staff=True, is_superuser=True)
+    troll = make_player("Trol")
+    page = new_page(troll, language="en-US")
+    page.goto("/")
+    page.wait_for_function("() => window.Okey && window.Okey.openSockets() > 0")  # the lobby socket is open
+    in_thread(moderation_services.apply_sanction, actor=admin, user=troll, kind="site_ban", reason="Reklam yaptı",
+              duration=timedelta(days=2))
+    notice = page.locator("#closed-notice")
+    expect(notice).to_be_visible()
+    expect(notice).to_contain_text("Your account has been banned. Reason: Reklam yaptı. Ends: ")
+    notice.get_by_role("link", name="OK").click()
+    expect(page.get_by_role("banner").get_by_role("link", name="Log in", exact=True)).to_be_visible()

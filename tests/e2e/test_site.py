@@ -24,7 +24,7 @@ def test_a_visitor_signs_up_verifies_the_code_and_lands_logged_in(new_page):
     page.get_by_role("link", name="Ücretsiz üye ol").first.click()
     page.get_by_label("Rumuz").fill("YeniOyuncu")
     page.get_by_label("E-posta").fill("yeni@private.example")
-    page.get_by_label("Parola").fill(PASSWORD)
+    page.get_by_label("Şifre", exact=True).fill(PASSWORD)
     page.get_by_label("Şifre (tekrar)").fill(PASSWORD)
     page.get_by_label("Salon kurallarını okudum ve kabul ediyorum").check()
     page.get_by_role("button", name=re.compile("Kaydol|Üye ol", re.I)).click()
@@ -50,7 +50,7 @@ def test_open_a_room_take_a_seat_and_another_player_sees_it(new_page):
     page.get_by_test_id("open-room").click()
     page.get_by_label("Oda adı").fill("Çay Ocağı")
     page.get_by_label("Masadaki oyuncu sayısı").select_option("2")
-    page.get_by_label("Hamle süresi (saniye)").fill("30")
+    page.get_by_label("Hamle süresi (saniye)").select_option("30")
     page.get_by_role("button", name="Oda aç").click()
     expect(page.get_by_role("heading", name="Çay Ocağı")).to_be_visible()
     room = Room.objects.get(name="Çay Ocağı")
@@ -62,23 +62,28 @@ def test_open_a_room_take_a_seat_and_another_player_sees_it(new_page):
     expect(guest_page.locator("[data-conn]")).to_have_class("conn conn--ok")
     expect(page.locator('[data-count="watchers"]')).to_have_text("2")
 
-    page.get_by_role("button", name="Masa 1, 1. koltuğa otur").click()
-    expect(page.locator(".seat--me .seat__player")).to_have_text("Kaptan")
-    table = guest_page.locator(".table-card").first
-    expect(table.locator(".seat--p0 .seat__player")).to_have_text("Kaptan")
-    expect(guest_page.locator('[data-count="watchers"]')).to_have_text("1")
-
-    guest_page.get_by_role("button", name="Masa 1, 2. koltuğa otur").click()
-    expect(page.locator(".seat--p1 .seat__player")).to_have_text("Misafir")
-    # Both seats are taken: nothing left to click on either page.
-    expect(guest_page.locator(".seat__sit")).to_have_count(0)
-
     guest_page.get_by_label("Mesaj").fill("Selamünaleyküm")
     guest_page.get_by_role("button", name="Gönder").click()
     expect(page.locator(".chat__msg").last).to_contain_text("Selamünaleyküm")
     expect(page.locator(".chat__msg").last.locator(".chat__author")).to_have_text("Misafir")
 
+    # Taking a seat takes the player to the table; the others see the seat taken, live.
+    page.get_by_role("button", name="Masa 1, 1. koltuğa otur").click()
+    table_id = room.tables.get().pk
+    expect(page).to_have_url(re.compile(rf"/tables/{table_id}/$"))
+    table = guest_page.locator(".table-card").first
+    expect(table.locator(".seat--p0 .seat__player")).to_have_text("Kaptan")
+
+    guest_page.get_by_role("button", name="Masa 1, 2. koltuğa otur").click()
+    expect(guest_page).to_have_url(re.compile(rf"/tables/{table_id}/$"))
+    # Both seated: each table page names the other.
+    expect(page.locator("#okey-table")).to_contain_text("Misafir")
+    expect(guest_page.locator("#okey-table")).to_contain_text("Kaptan")
+
+    # Back in the room, a seated player may stand up from there too.
+    page.goto(f"/rooms/{room.pk}/")
     page.locator(".seat--me").get_by_role("button", name="Kalk").click()
+    guest_page.goto(f"/rooms/{room.pk}/")
     expect(guest_page.locator(".seat--p0 .seat__sit")).to_be_visible()
     for other in (page, guest_page):
         content = other.content()
@@ -92,7 +97,10 @@ def test_owner_removes_a_player_who_is_sent_away(new_page):
     troll_page = new_page(troll)
     troll_page.goto(f"/rooms/{room.pk}/")
     troll_page.get_by_role("button", name="Masa 1, 3. koltuğa otur").click()
-    expect(troll_page.locator(".seat--me")).to_be_visible()
+    expect(troll_page).to_have_url(re.compile(r"/tables/\d+/$"))  # sitting takes them to the table
+    room_view = new_page(troll)  # and the room page open in another tab
+    room_view.goto(f"/rooms/{room.pk}/")
+    expect(room_view.locator(".seat--me")).to_be_visible()
 
     page = new_page(owner)
     page.goto(f"/rooms/{room.pk}/")
@@ -103,7 +111,15 @@ def test_owner_removes_a_player_who_is_sent_away(new_page):
     page.get_by_role("button", name="Çıkar", exact=True).click()
     expect(page.locator(".flash")).to_contain_text("Troll odadan çıkarıldı.")
     expect(page.locator(".seat--p2 .seat__sit")).to_be_visible()
-    expect(troll_page.locator(".toast")).to_contain_text("Oda sahibi sizi bu odadan çıkardı.")
+    # Told who, why and until when, on a notice that stays until they go on (table and room page).
+    for where in (room_view, troll_page):
+        notice = where.locator("#closed-notice")
+        expect(notice).to_be_visible()
+        expect(notice).to_contain_text("Oda sahibi sizi bu odadan çıkardı. Sebep: Sürekli hakaret ediyor.")
+        expect(notice).to_contain_text("saatine kadar giremezsiniz")
+    troll_page.wait_for_timeout(2000)
+    expect(notice).to_be_visible()
+    notice.get_by_role("link", name="Tamam").click()
     expect(troll_page).to_have_url(re.compile(r"/$"))
     removal = RoomRemoval.objects.get()
     assert (removal.removed_by, removal.user, removal.reason) == (owner, troll, "Sürekli hakaret ediyor")

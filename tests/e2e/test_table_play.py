@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from games.models import Hand, Match
 from salons.models import Room, Salon, Seat, Table
 from tests.e2e.conftest import wait_until
+from tests.e2e.table_helpers import VIEWPORTS
 from tests.games.conftest import make_user, rig_hand
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -32,6 +36,7 @@ def a_room_with_one_empty_table():
 
 def drag(page, source, target) -> None:
     """A real pointer drag: press on the tile, move in steps, release over the target."""
+    source.hover()  # waits until the tile stands still (a drawn tile slides in from the pile)
     box = source.bounding_box()
     goal = target.bounding_box()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
@@ -85,7 +90,7 @@ def test_four_players_play_a_hand_to_its_end_in_four_browsers(new_page, asgi_liv
         else:
             page.locator("#pile").click()
         expect(page.locator("#rack .tile")).to_have_count(15)
-        page.locator("#rack .tile").last.click()
+        page.locator("#rack .tile:not(.okey)").last.click()  # the okey asks before it goes
         expect(page.locator("#btn-discard")).to_be_enabled()
         page.locator("#btn-discard").click()
         expect(page.locator("#rack .tile")).to_have_count(14)
@@ -108,3 +113,52 @@ def test_four_players_play_a_hand_to_its_end_in_four_browsers(new_page, asgi_liv
     hand.refresh_from_db()
     assert hand.status == Hand.Status.OVER
     assert Match.objects.get(table=table).players.get(seat=starter).score == 20
+
+
+def the_owner_sits_alone(*, bot_fill_seconds: int = 0):
+    """A waiting table with its room's owner alone at seat 0 (sat just now)."""
+    table = a_room_with_one_empty_table()
+    Room.objects.filter(pk=table.room_id).update(bot_fill_seconds=bot_fill_seconds)
+    owner = table.room.owner
+    Seat.objects.filter(table=table, position=0).update(user=owner, taken_at=timezone.now())
+    return table, owner
+
+
+def test_the_owner_alone_starts_with_bots_from_the_table(new_page, asgi_live_server):
+    table, owner = the_owner_sits_alone()
+    page = new_page(owner, viewport=VIEWPORTS["portrait"])
+    page.goto(f"/tables/{table.id}/")
+    start = page.locator("#btn-start")
+    expect(start).to_have_text("Botlarla başlat")
+    start.click()
+    expect(page.locator("#rack .tile")).not_to_have_count(0)
+    match = Match.objects.get(table=table)
+    assert match.status == Match.Status.RUNNING
+    assert [seat.user.is_bot for seat in Seat.objects.filter(table=table).order_by("position").select_related("user")] \
+        == [False, True, True, True]
+    expect(start).to_be_hidden()
+
+
+def test_the_waiting_table_says_what_it_waits_for(new_page, asgi_live_server):
+    table, owner = the_owner_sits_alone()
+    page = new_page(owner, viewport=VIEWPORTS["desktop"])
+    page.goto(f"/tables/{table.id}/")
+    expect(page.locator("#clock")).to_have_text("Oyuncular bekleniyor · 1/4 oturdu")
+    for position, name in ((1, "Bir"), (2, "İki"), (3, "Üç")):
+        Seat.objects.filter(table=table, position=position).update(user=make_user(name))
+    page.reload()
+    expect(page.locator("#clock")).to_have_text("Herkes “Hazırım” deyince başlar · 0/4 hazır")
+    page.locator("#btn-ready").click()
+    expect(page.locator("#clock")).to_have_text("Herkes “Hazırım” deyince başlar · 1/4 hazır")
+
+
+def test_a_room_that_fills_with_bots_counts_down_to_them_on_the_table(new_page, asgi_live_server):
+    table, owner = the_owner_sits_alone(bot_fill_seconds=60)
+    page = new_page(owner, viewport=VIEWPORTS["portrait"])
+    page.goto(f"/tables/{table.id}/")
+    clock = page.locator("#clock")
+    expect(clock).to_have_text(re.compile(r"^Oyuncular bekleniyor · 1/4 oturdu · \d+ sn sonra boş yerlere botlar oturur$"))
+    first = int(re.search(r"· (\d+) sn", clock.inner_text()).group(1))
+    assert 40 <= first <= 60  # the page may take a while to open on a busy machine
+    page.wait_for_timeout(2100)
+    assert int(re.search(r"· (\d+) sn", clock.inner_text()).group(1)) <= first - 2

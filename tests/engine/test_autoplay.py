@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.engine.autoplay import auto_move, choose_discard, connections
-from games.engine.hand import PHASE_DRAW, PHASE_OVER, declare_pairs, discard, finish, show_indicator
+from games.engine.hand import PHASE_DRAW, PHASE_OVER, declare_pairs, discard, draw, finish, show_indicator
 from games.engine.rules import RuleSet
 from games.engine.tiles import parse_tile, parse_tiles
 
@@ -93,9 +93,19 @@ def test_connections_count_partners_for_pairs_groups_and_runs():
 
 def test_an_empty_pile_ends_the_hand_when_auto_play_draws():
     state = discard(hand_with([READY, None, None, None], "K1", pile_size=0), 0, "Y13")
+    assert not state.is_over  # seat 1's sorted rack finishes with Y13: it may take it to finish
     after, actions = auto_move(state, 1)
-    assert after.result.reason == "pile_out"
+    assert after.result.reason == "pile_out" and after.result.finisher is None
     assert [action["type"] for action in actions] == ["pile_out"]
+
+
+def test_auto_play_finishes_for_a_seat_that_took_the_last_discard_to_finish():
+    waits = "K3 K4 K5 K6 S6 S7 S8 M9 M10 M11 M12 Y11 Y12 S13"
+    state = discard(hand_with([READY, waits, None, None], "K1", pile_size=0), 0, "Y13")
+    taken = draw(state, 1, "discard")
+    after, actions = auto_move(taken, 1)
+    assert after.result.finisher == 1 and after.result.reason == "finished"
+    assert [action["type"] for action in actions] == ["finish"]
 
 
 def test_auto_play_follows_the_turn_and_the_end_of_the_hand():
@@ -113,4 +123,7 @@ def test_auto_play_alone_plays_a_whole_hand_to_a_pile_out_with_every_tile_accoun
         assert accounted(state)
         moves += 1
     assert state.result.reason == "pile_out"
-    assert moves == 50  # the opening discard, 48 turns that empty the pile, one draw from the empty pile
+    # The opening discard, 48 turns that empty the pile, and the next seat, which could finish with
+    # the last discard, declines it (auto-play never finishes on its own).
+    assert moves == 50
+    assert [event["type"] for event in state.events[-3:]] == ["draw", "discard", "pile_out"]

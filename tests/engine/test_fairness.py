@@ -49,7 +49,9 @@ def with_drawn_tiles(deck: list[int], state: HandState) -> list[dict]:
     moves = []
     for event in state.events[1:]:
         move = dict(event)
-        if event["type"] == "draw" and event["source"] == "pile":
+        if replay.is_over:
+            pass  # the engine's own pile out or end of match, made with the action before
+        elif event["type"] == "draw" and event["source"] == "pile":
             replay = apply(replay, event["seat"], "draw", source="pile")
             move["tile"] = format_tile(replay.racks[event["seat"]][-1])
         elif event["type"] in ("draw", "discard"):
@@ -274,3 +276,61 @@ def test_bad_moves_files_exit_2(tmp_path):
         path.write_text(text)
         code, answer = run(*base, str(path))
         assert code == 2 and "--moves" in answer["error"], name
+
+
+# -- the proof file the site serves (RULES.md "Fair deals", issue: every starting seat) ---------------
+
+
+def site_proof(deck: list[int], salt: str, state: HandState) -> dict:
+    """``/hands/<id>/proof.json`` as ``games.selectors.fair_deal_proof`` builds it from the move log."""
+    moves = [{"seat": event.get("seat"), "type": event["type"],
+              **{key: value for key, value in event.items() if key not in ("move", "type", "seat")}}
+             for event in state.events]
+    return {"commitment": commitment(deck, salt), "salt": salt, "deck": [format_tile(tile) for tile in deck],
+            "rules": state.rules.to_dict(), "starting_seat": state.starting_seat, "moves": moves}
+
+
+def verify_proof(tmp_path: Path, proof: dict, *, deck: str | None = None, salt: str | None = None) -> tuple[int, dict]:
+    """The command exactly as the README and the hand page print it: no other flag."""
+    path = tmp_path / "proof.json"
+    path.write_text(json.dumps(proof))
+    return run("verify", "--deck", deck or " ".join(proof["deck"]), "--salt", salt or proof["salt"],
+               "--commitment", proof["commitment"], "--moves", str(path))
+
+
+@pytest.mark.parametrize("starting_seat", [0, 1, 2, 3])
+def test_the_printed_command_verifies_a_genuine_proof_file_whatever_the_starting_seat(tmp_path, starting_seat):
+    deck, state = played_hand(seed=20 + starting_seat, starting_seat=starting_seat)
+    proof = site_proof(deck, new_salt(), state)
+    assert proof["moves"][0]["type"] == "deal"
+    code, report = verify_proof(tmp_path, proof)
+    assert (code, report["problems"]) == (0, [])
+    assert report["valid"] and report["starting_seat"] == starting_seat
+    assert report["result"]["reason"] == state.result.reason
+
+
+def test_the_printed_command_refuses_an_altered_proof_file(tmp_path):
+    deck, state = played_hand(seed=31, starting_seat=2)
+    genuine = site_proof(deck, new_salt(), state)
+    assert verify_proof(tmp_path, genuine)[0] == 0
+
+    other = next(i for i in range(1, 106) if deck[i] != deck[0])
+    altered_deck = format_tiles(swapped(deck, 0, other))
+    assert verify_proof(tmp_path, genuine, deck=altered_deck)[0] == 1
+    assert verify_proof(tmp_path, {**genuine, "deck": altered_deck.split()})[0] == 1
+    assert verify_proof(tmp_path, genuine, salt=new_salt())[0] == 1
+    for seat in {0, 1, 3}:
+        assert verify_proof(tmp_path, {**genuine, "starting_seat": seat})[0] == 1
+        moves = [dict(genuine["moves"][0], starting_seat=seat), *genuine["moves"][1:]]
+        assert verify_proof(tmp_path, {**genuine, "starting_seat": seat, "moves": moves})[0] == 1
+
+    first_discard = next(i for i, move in enumerate(genuine["moves"]) if move["type"] == "discard")
+    seat = genuine["moves"][first_discard]["seat"]
+    dealt = deal_from_deck(deck, state.rules, starting_seat=2).racks[seat]
+    foreign = next(format_tile(tile) for tile in range(53) if tile not in dealt)
+    moves = [dict(move) for move in genuine["moves"]]
+    moves[first_discard]["tile"] = foreign
+    code, report = verify_proof(tmp_path, {**genuine, "moves": moves})
+    assert code == 1 and f"move {first_discard + 1}" in report["problems"][0]
+    dropped = genuine["moves"][:first_discard] + genuine["moves"][first_discard + 1:]
+    assert verify_proof(tmp_path, {**genuine, "moves": dropped})[0] == 1

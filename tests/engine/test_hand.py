@@ -29,6 +29,7 @@ from games.engine.hand import (
     legal_actions,
     show_indicator,
     take_indicator,
+    view_for,
 )
 from games.engine.rules import RuleSet
 from games.engine.tiles import parse_tile, parse_tiles
@@ -153,11 +154,61 @@ def test_with_an_empty_pile_the_discard_can_still_be_taken():
     assert not after.is_over and after.racks[1][-1] == T("Y13")
 
 
-def test_the_last_pile_tile_can_be_drawn_then_the_next_pile_draw_ends_the_hand():
+def test_the_last_pile_tile_can_be_drawn_and_played_then_a_discard_nobody_can_use_ends_the_hand():
     state = discard(hand_with([READY, None, None, None], "K1", pile_size=1), 0, "Y13")
-    state = pass_turn(state, 1)
-    assert state.pile == [] and not state.is_over
-    assert draw(state, 2, "pile").result.reason == PILE_OUT
+    state = draw(state, 1, "pile")
+    assert state.pile == [] and not state.is_over and "discard" in legal_actions(state, 1)
+    over = discard(state, 1, state.racks[1][-1])
+    assert over.result.reason == PILE_OUT and over.result.finisher is None
+    assert [event["type"] for event in over.events[-2:]] == ["discard", "pile_out"]
+    assert over.events[-1]["seat"] == 2
+
+
+# -- the centre pile runs out (RULES.md, source 001) ---------------------------------------------
+
+# With Y13 (seat 0's spare) seat 1 finishes: K3-K6, S6-S8, M9-M12, Y11-Y13, putting S13 on the centre.
+WAITS_FOR_Y13 = "K3 K4 K5 K6 S6 S7 S8 M9 M10 M11 M12 Y11 Y12 S13"
+
+
+def pile_gone(discarded: str = "Y13") -> HandState:
+    """The pile is empty and seat 0 has just discarded ``discarded`` to seat 1."""
+    return discard(hand_with([READY, WAITS_FOR_Y13, None, None], "K1", pile_size=0), 0, discarded)
+
+
+def test_after_the_pile_runs_out_a_discard_the_next_seat_cannot_finish_with_ends_the_hand_at_once():
+    over = pile_gone("S1")
+    assert over.is_over and over.result.reason == PILE_OUT and over.result.finisher is None
+    assert over.events[-1] == {"move": 2, "type": "pile_out", "seat": 1}
+    assert accounted(over)
+    rejects(draw, over, 1, "discard", code="hand_over")
+
+
+def test_after_the_pile_runs_out_the_next_seat_may_take_the_discard_only_to_finish_with_it():
+    state = pile_gone()
+    assert not state.is_over
+    assert legal_actions(state, 1) == ["declare_pairs", "draw_pile", "draw_discard"]
+    taken = draw(state, 1, "discard")
+    assert taken.must_finish and roundtrip(taken) == taken
+    assert legal_actions(taken, 1) == ["declare_pairs", "finish"]
+    rejects(discard, taken, 1, "S13", code="must_finish")
+    rejects(finish, taken, 1, "K3", code="invalid_finish")
+    over = finish(taken, 1, "S13")
+    assert over.result.reason == FINISHED and over.result.finisher == 1 and not over.must_finish
+
+
+def test_after_the_pile_runs_out_the_next_seat_may_decline_and_the_hand_ends():
+    over = draw(pile_gone(), 1, "pile")
+    assert over.result.reason == PILE_OUT and over.events[-1] == {"move": 2, "type": "pile_out", "seat": 1}
+
+
+def test_declaring_pairs_after_the_pile_ran_out_ends_the_hand_when_pairs_cannot_finish():
+    over = declare_pairs(pile_gone(), 1)
+    assert over.result.reason == PILE_OUT
+    assert [event["type"] for event in over.events[-2:]] == ["declare_pairs", "pile_out"]
+    taken = draw(pile_gone(), 1, "discard")
+    assert declare_pairs(taken, 1).result.reason == PILE_OUT
+    # Another seat declaring changes nothing for the seat to play.
+    assert not declare_pairs(pile_gone(), 3).is_over
 
 
 # -- discarding ----------------------------------------------------------------------------------
@@ -345,6 +396,18 @@ def test_the_shown_indicator_can_be_taken_instead_of_drawing_and_pairs_with_the_
     assert (T("K1"), T("K1")) in over.result.finish.groups
 
 
+def test_after_the_pile_runs_out_the_indicator_cannot_be_taken_instead_of_the_last_discard():
+    state = hand_with([BIND_RACK, "Y13 K9 K10 S1 S2 M1 M2 M3 Y1 Y2 Y3 Y4 S10 S11"], "K1", rules=BIND_RULES,
+                      pile_size=1)
+    state = discard(declare_pairs(show_indicator(state, 0), 0), 0, "M12")
+    state = discard(draw(state, 1, "pile"), 1, "Y13")
+    assert state.pile == [] and not state.is_over  # seat 0 finishes with pairs if it takes Y13
+    assert "take_indicator" not in legal_actions(state, 0)
+    rejects(take_indicator, state, 0, code="pile_empty")
+    over = finish(draw(state, 0, "discard"), 0, "K1")
+    assert over.result.finish.kind == PAIRS
+
+
 def test_taking_the_indicator_needs_the_option():
     state = hand_with([BIND_RACK, None], "K1", rules=RuleSet(players=2))
     state = declare_pairs(show_indicator(state, 0), 0)
@@ -434,6 +497,23 @@ def test_if_someone_else_finishes_first_the_laid_okey_is_lost():
     assert over.centre == [T("K2"), T("Y13")]
 
 
+def test_a_first_okey_laid_on_the_last_turn_leaves_nothing_to_take_so_the_pile_out_ends_the_hand():
+    state = hand_with([DOUBLE_RACK, None, None, None], "K1", rules=DOUBLE_RULES, pile_size=0)
+    over = lay_first_okey(state, 0)
+    assert over.result.reason == PILE_OUT
+    assert [event["type"] for event in over.events[-2:]] == ["lay_first_okey", "pile_out"]
+
+
+def test_after_the_pile_runs_out_a_taken_discard_cannot_be_answered_with_a_first_okey():
+    waits = "K2 K2 S1 S2 S3 S4 M5 M6 M7 Y8 Y9 Y10 K11 S11"  # + M11 finishes with either okey
+    opener = "M11 K3 K4 K5 S6 S7 S8 M9 M10 M12 Y11 Y12 Y13 S13 K13"
+    state = hand_with([opener, waits, None, None], "K1", rules=DOUBLE_RULES, pile_size=0)
+    taken = draw(discard(state, 0, "M11"), 1, "discard")
+    assert "lay_first_okey" not in legal_actions(taken, 1)
+    rejects(lay_first_okey, taken, 1, code="must_finish")
+    assert finish(taken, 1, "K2").result.finish.okey_finish
+
+
 def test_laying_the_first_okey_needs_the_option_both_okeys_and_a_ready_rack():
     rejects(lay_first_okey, hand_with([DOUBLE_RACK, None, None, None], "K1"), 0, code="option_off")
     one_okey = DOUBLE_RACK.replace("K2 K2", "K2 Y11")
@@ -512,11 +592,40 @@ def test_apply_dispatches_client_messages_by_type():
 
 def test_legal_actions_follow_turn_and_phase():
     state = twin_with(0)
-    assert legal_actions(state, 0) == ["declare_pairs", "show_indicator", "discard", "finish"]
+    # READY with K1 in place of Y11 cannot finish: "finish" is listed only for a rack that can.
+    assert legal_actions(state, 0) == ["declare_pairs", "show_indicator", "discard"]
+    assert legal_actions(opening(), 0) == ["declare_pairs", "discard", "finish"]
     assert legal_actions(state, 1) == ["declare_pairs"]
     state = discard(state, 0, "Y13")
     assert legal_actions(state, 1) == ["declare_pairs", "draw_pile", "draw_discard"]
     assert legal_actions(finish(opening(), 0, "Y13"), 0) == []
+
+
+@pytest.mark.parametrize("declared", [False, True])
+def test_finish_is_listed_exactly_when_the_engine_would_accept_a_finish(declared):
+    ready_for_pairs = PAIRS_RACK
+    for rack in (READY, PAIRS_RACK, READY.replace("Y11", "K1"), ready_for_pairs.replace("K3 K3", "K3 K4")):
+        state = hand_with([rack, None, None, None], "K1")
+        if declared:
+            state = declare_pairs(state, 0)
+        accepted = []
+        for tile in set(state.racks[0]):
+            try:
+                finish(state, 0, tile)
+                accepted.append(tile)
+            except EngineError as error:
+                assert error.code == "invalid_finish"
+        assert ("finish" in legal_actions(state, 0)) == bool(accepted), rack
+        assert ("finish" in view_for(state, 0)["actions"]) == bool(accepted)
+
+
+def test_lay_first_okey_is_listed_only_when_laying_it_would_be_accepted():
+    ready = hand_with([DOUBLE_RACK, None, None, None], "K1", rules=DOUBLE_RULES)
+    assert "lay_first_okey" in legal_actions(ready, 0)
+    lay_first_okey(ready, 0)
+    not_ready = hand_with([DOUBLE_RACK.replace("M11", "Y13"), None, None, None], "K1", rules=DOUBLE_RULES)
+    assert "lay_first_okey" not in legal_actions(not_ready, 0)
+    rejects(lay_first_okey, not_ready, 0, code="invalid_finish")
 
 
 def test_describe_is_a_readable_dump_for_logs():

@@ -20,6 +20,7 @@ from games.engine.hand import (
     PHASE_DISCARD,
     PHASE_DRAW,
     HandState,
+    can_finish,
     declare_pairs,
     discard,
     draw,
@@ -38,7 +39,8 @@ RULE_SETS = [
     RuleSet(),
     RuleSet(players=2),
     RuleSet(indicator_binds_pair=True, double_okey=True, color_finish=True),
-    RuleSet(scoring="chips", players=2, indicator_binds_pair=True, double_okey=True),
+    RuleSet(scoring="chips", players=2),
+    RuleSet(players=2, indicator_binds_pair=True, double_okey=True),
     RuleSet(scoring="penalty", okey_completes_pair=False),
 ]
 
@@ -85,6 +87,16 @@ def check_invariants(state: HandState) -> None:
     assert sum(len(rack) for rack in state.racks) == 14 * state.players + extra
     for seat in [*range(state.players), None]:
         assert_view_is_private(state, seat)
+    if not state.pile and not state.is_over:
+        # Pile out: only a finish keeps the hand going once the pile is gone.
+        if state.phase == PHASE_DRAW:
+            assert state.available_discard is not None and can_finish(state, state.turn, state.available_discard)
+        elif state.must_finish:
+            assert can_finish(state, state.turn)
+    if not state.is_over:
+        # "actions" tells the truth about finishing.
+        assert ("finish" in legal_actions(state, state.turn)) == (state.phase == PHASE_DISCARD
+                                                                  and can_finish(state, state.turn))
 
 
 def fuzz(state: HandState, rng: random.Random) -> HandState | None:
@@ -127,6 +139,8 @@ def sensible(state: HandState, rng: random.Random) -> HandState:
         if state.available_discard is not None and rng.random() < 0.3:
             return draw(state, seat, "discard")
         return draw(state, seat, "pile")
+    if state.must_finish:
+        return auto_move(state, seat)[0]  # the turn clock's finish for a seat that took the last discard
     if rng.random() < 0.6:
         found = best_finish(list(state.racks[seat]), state.okey, state.rules,
                             pairs_only=seat in state.declared_pairs)
@@ -167,8 +181,12 @@ def test_auto_play_alone_always_reaches_a_pile_out(seed, players):
     state = deal_from_deck(shuffled_deck(seed), RuleSet(players=players))
     turns = 0
     while not state.is_over:
-        state, _ = auto_move(state, state.turn)
+        state, played = auto_move(state, state.turn)
         turns += 1
     assert state.result.reason == "pile_out"
-    assert turns == len(state.deck) - 1 - (14 * players + 1) + 2
+    # The opening discard and one turn per pile tile; the last discard ends the hand unless the next
+    # seat could finish with it (auto-play then declines it: one more turn).
+    pile = len(state.deck) - 1 - (14 * players + 1)
+    declined = [event["type"] for event in played] == ["pile_out"]
+    assert turns == pile + 1 + declined
     assert accounted(state)

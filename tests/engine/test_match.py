@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 
 import pytest
 
 from games.engine import match as match_module
 from games.engine.errors import EngineError
-from games.engine.hand import HandState, discard, draw, finish, show_indicator
+from games.engine.hand import MATCH_OVER, HandState, discard, draw, finish, show_indicator
 from games.engine.match import (
     MatchState,
     is_over,
@@ -44,7 +45,8 @@ def pile_runs_out(match: MatchState) -> HandState:
     racks[seat] = READY
     hand = hand_with(racks, "K1", rules=match.rules, starting_seat=seat, pile_size=0)
     hand = discard(hand, seat, "Y13")
-    return draw(hand, hand.turn, "pile")
+    # Ends at once unless the next seat could finish with Y13; then it declines it.
+    return hand if hand.is_over else draw(hand, hand.turn, "pile")
 
 
 # -- starting ------------------------------------------------------------------------------------
@@ -201,7 +203,7 @@ def test_a_hand_still_running_cannot_be_recorded():
 
 def test_a_hand_from_another_deal_cannot_be_recorded():
     match = start_match(RuleSet(), seed=0)
-    other = match_module.replace(match, next_starting_seat=(match.next_starting_seat + 1) % 4)
+    other = replace(match, next_starting_seat=(match.next_starting_seat + 1) % 4)
     with pytest.raises(EngineError) as info:
         record_hand(match, starter_finishes(other))
     assert info.value.code == "wrong_hand"
@@ -224,3 +226,52 @@ def test_the_match_round_trips_through_json_and_its_public_part_has_no_seed():
     assert "secret-seed" not in public and "seed" not in match.public()
     with pytest.raises(ValueError):
         MatchState.from_dict({**data, "version": 0})
+
+
+# -- reaching zero (RULES.md, source 000) --------------------------------------------------------
+
+
+def hand_where_the_starter_holds_the_twin(match: MatchState) -> HandState:
+    """The next hand of ``match``, dealt from the first seed that gives its starter the indicator's twin."""
+    for seed in range(500):
+        hand = start_next_hand(match, seed=seed)
+        if hand.twin_dealt_to == hand.starting_seat:
+            return hand
+    raise AssertionError("no seed deals the starter the twin")
+
+
+def test_each_hand_knows_which_shows_would_bring_a_countdown_score_to_zero():
+    match = start_match(RuleSet(), seed=3)
+    assert start_next_hand(match).ending_shows == []
+    one_left = [20, 20, 1, 20]
+    assert start_next_hand(replace(match, scores=one_left)).ending_shows == [0, 1, 3]
+    assert start_next_hand(replace(match, scores=[1, 1, 20, 20])).ending_shows == [0, 1, 2, 3]
+    penalty = start_match(RuleSet.preset("penalty"), seed=3)
+    assert start_next_hand(replace(penalty, scores=[0, 0, 1, 0])).ending_shows == []
+
+
+def test_a_shown_indicator_that_brings_a_score_to_zero_ends_the_match_at_once():
+    match = start_match(RuleSet(), seed=5)
+    seat = match.next_starting_seat
+    scores = [20] * 4
+    scores[(seat + 2) % 4] = 1
+    match = replace(match, scores=scores)
+    hand = hand_where_the_starter_holds_the_twin(match)
+    over = show_indicator(hand, seat)
+    # The hand is not played on: nobody else can finish it and be named the winner.
+    assert over.is_over and over.result.reason == MATCH_OVER and over.result.finisher is None
+    assert [event["type"] for event in over.events[-2:]] == ["show_indicator", "match_over"]
+    after = record_hand(match, over)
+    assert is_over(after) and after.ended == "zero"
+    assert after.scores == [0 if s == 1 else 19 for s in scores[:seat]] + [20] + [
+        0 if s == 1 else 19 for s in scores[seat + 1:]]
+    assert winners(after) == [seat]
+    assert after.history[-1]["reason"] == MATCH_OVER
+
+
+def test_a_show_that_leaves_every_score_above_zero_plays_on():
+    match = start_match(RuleSet(), seed=5)
+    match = replace(match, scores=[2, 2, 2, 2])
+    hand = hand_where_the_starter_holds_the_twin(match)
+    after = show_indicator(hand, hand.starting_seat)
+    assert not after.is_over

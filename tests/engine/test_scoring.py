@@ -102,7 +102,7 @@ def test_countdown_an_ordered_colour_sends_everyone_else_to_zero_and_ends_the_ma
     ids=["normal", "pairs", "okey", "pairs+okey", "double-okey", "colour"],
 )
 def test_penalty_the_others_get_penalty_points(result, penalty):
-    assert hand_score_deltas(result, PENALTY.with_options(color_finish=True)) == [0, penalty, penalty, penalty]
+    assert hand_score_deltas(result, PENALTY) == [0, penalty, penalty, penalty]
 
 
 def test_penalty_showing_the_indicator_gives_the_others_ten():

@@ -72,10 +72,10 @@ def scheduled_tasks(request, monkeypatch):
     if request.node.get_closest_marker("real_celery"):
         yield None
         return
-    from games import tasks
+    from games import scheduling
 
     calls: list[tuple] = []
-    monkeypatch.setattr(tasks, "schedule_next_hand", lambda *args: calls.append(("next_hand", *args)))
+    monkeypatch.setattr(scheduling, "schedule_next_hand", lambda *args: calls.append(("next_hand", *args)))
     yield calls
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 
@@ -41,24 +42,44 @@ async def connected(user, table_id: int) -> WebsocketCommunicator:
     communicator = await open_socket(user, table_id)
     ok, _ = await communicator.connect()
     assert ok
-    frame = await communicator.receive_json_from(timeout=5)
+    frame = await communicator.receive_json_from(timeout=20)
     assert frame["type"] == "state"
     return communicator
 
 
-async def drain(communicator: WebsocketCommunicator) -> list[dict]:
-    frames = []
+def hand_state(frame: dict) -> bool:
+    return frame["type"] == "state" and bool(frame.get("hand"))
+
+
+async def drain(communicator: WebsocketCommunicator, until=None, timeout: float = 20.0) -> list[dict]:
+    """Every frame the socket has been sent: first until one satisfies ``until`` (so a slow server
+    is waited for, up to ``timeout``), then until the socket has been quiet for a moment."""
+    frames: list[dict] = []
+    if until is not None:
+        deadline = asyncio.get_running_loop().time() + timeout
+        while not any(until(frame) for frame in frames):
+            left = deadline - asyncio.get_running_loop().time()
+            assert left > 0, f"no expected frame within {timeout} s; got {frames}"
+            frames.append(await communicator.receive_json_from(timeout=left))
     while not await communicator.receive_nothing(timeout=0.3):
         frames.append(await communicator.receive_json_from())
     return frames
 
 
+async def refused_with(communicator: WebsocketCommunicator) -> tuple[dict, int, str]:
+    """A socket the server accepted only to say no: (its error frame, close code, close reason)."""
+    ok, _ = await communicator.connect()
+    assert ok, "accepted first, so the client sees the close code (not an HTTP 403)"
+    error = await communicator.receive_json_from(timeout=20)
+    close = await communicator.receive_output(timeout=5)
+    assert close["type"] == "websocket.close"
+    return error, close["code"], close.get("reason", "")
+
+
 async def test_anonymous_visitors_and_foreign_origins_are_refused():
     table, users = await sync_to_async(make_table)()
-    communicator = await open_socket(None, table.id)
-    ok, code = await communicator.connect()
-    assert not ok or code == 4401
-    await communicator.disconnect()
+    error, code, reason = await refused_with(await open_socket(None, table.id))
+    assert (error["type"], error["code"], code, reason) == ("error", "login_required", 4401, "login_required")
     communicator = await open_socket(users[0], table.id, origin="http://evil.example")
     ok, _ = await communicator.connect()
     assert not ok
@@ -67,9 +88,9 @@ async def test_anonymous_visitors_and_foreign_origins_are_refused():
 
 async def test_a_missing_table_closes_the_socket():
     user = await sync_to_async(make_user)()
-    communicator = await open_socket(user, 999999)
-    ok, code = await communicator.connect()
-    assert not ok or code == 4404
+    error, code, reason = await refused_with(await open_socket(user, 999999))
+    assert (error["code"], code, reason) == ("no_table", 4404, "no_table")
+    assert error["message"] == "Böyle bir masa yok."
 
 
 async def test_players_get_only_their_own_rack_and_watchers_none():
@@ -79,8 +100,8 @@ async def test_players_get_only_their_own_rack_and_watchers_none():
     watch = await connected(watcher, table.id)
     for socket in sockets:
         await socket.send_json_to({"type": "ready"})
-    frames = {index: await drain(socket) for index, socket in enumerate(sockets)}
-    watch_frames = await drain(watch)
+    frames = {index: await drain(socket, until=hand_state) for index, socket in enumerate(sockets)}
+    watch_frames = await drain(watch, until=hand_state)
     hand = await sync_to_async(lambda: Hand.objects.get(match__table=table))()
     state = engine_hand.HandState.from_dict(hand.state)
     for seat in range(4):
@@ -116,15 +137,15 @@ async def test_seated_players_are_not_sent_the_watchers_frames_but_a_player_who_
     for socket in sockets:
         await socket.send_json_to({"type": "ready"})
     for socket in [*sockets, watch]:
-        frames = await drain(socket)
-        assert any(f["type"] == "state" and f.get("hand") for f in frames)
+        frames = await drain(socket, until=hand_state)
+        assert any(hand_state(f) for f in frames)
     hand = await sync_to_async(lambda: Hand.objects.get(match__table=table))()
     state = engine_hand.HandState.from_dict(hand.state)
     delivered.clear()
     await sockets[state.turn].send_json_to(
         {"type": "discard", "move": 0, "tile": format_tile(state.racks[state.turn][0])})
     for socket in [*sockets, watch]:
-        frame = await socket.receive_json_from(timeout=5)
+        frame = await socket.receive_json_from(timeout=20)
         assert frame["move"] == 1
     # One move: each player's socket was handed its own frame only, the watcher the public one.
     assert sorted(delivered) == sorted([(user.id, False) for user in users] + [(watcher.id, True)])
@@ -142,14 +163,14 @@ async def test_a_move_reaches_every_screen_and_a_stale_one_gets_the_fresh_state(
     tile = format_tile(state.racks[state.turn][0])
     await starter.send_json_to({"type": "discard", "move": 0, "tile": tile})
     for socket in sockets:
-        frame = await socket.receive_json_from(timeout=5)
+        frame = await socket.receive_json_from(timeout=20)
         assert frame["type"] == "state" and frame["move"] == 1
         assert frame["hand"]["discard_tops"][state.turn] == tile
         assert [event["type"] for event in frame["events"]] == ["discard"]
     await starter.send_json_to({"type": "discard", "move": 0, "tile": tile})
-    error = await starter.receive_json_from(timeout=5)
+    error = await starter.receive_json_from(timeout=20)
     assert error["type"] == "error" and error["code"] == "stale"
-    fresh = await starter.receive_json_from(timeout=5)
+    fresh = await starter.receive_json_from(timeout=20)
     assert fresh["type"] == "state" and fresh["move"] == 1
     for socket in sockets:
         await socket.disconnect()
@@ -189,7 +210,7 @@ async def test_malformed_and_hostile_messages_get_an_error_and_change_nothing():
         socket = await connected(user, table.id)
         for text in FUZZ + ["".join(chr(rng.randrange(32, 0x2FFF)) for _ in range(40))]:
             await socket.send_to(text_data=text)
-            reply = await socket.receive_json_from(timeout=5)
+            reply = await socket.receive_json_from(timeout=20)
             assert reply["type"] == "error", text
             assert reply["code"] and reply["message"]
             await drain(socket)
@@ -204,8 +225,43 @@ async def test_a_flood_of_messages_is_rate_limited():
     codes = []
     for _ in range(30):
         await socket.send_json_to({"type": "state"})
-    for frame in await drain(socket):
+    for frame in await drain(socket, until=lambda f: f.get("code") == "rate_limited"):
         if frame["type"] == "error":
             codes.append(frame["code"])
     assert "rate_limited" in codes
     await socket.disconnect()
+
+
+async def test_a_watcher_arriving_mid_hand_gets_the_moves_so_far_for_the_feed():
+    """lichess shows every move of a game you open; so does the table's move feed. The moves are
+    the public events: a draw from the pile never names the tile."""
+    table, users = await sync_to_async(make_table)()
+
+    @sync_to_async
+    def deal_and_play_two_turns():
+        for user in users:
+            services.mark_ready(user=user, table_id=table.id)
+        for _ in range(2):
+            hand = Hand.objects.get(match__table=table)
+            state = engine_hand.HandState.from_dict(hand.state)
+            player = users[state.turn]
+            if state.phase == "draw":
+                services.play(user=player, table_id=table.id, action="draw", move=hand.move, args={"source": "pile"})
+                hand.refresh_from_db()
+                state = engine_hand.HandState.from_dict(hand.state)
+            services.play(user=player, table_id=table.id, action="discard", move=hand.move,
+                          args={"tile": format_tile(state.racks[state.turn][0])})
+        return Hand.objects.get(match__table=table)
+
+    hand = await deal_and_play_two_turns()
+    watcher = await sync_to_async(make_user)()
+    watch = await open_socket(watcher, table.id)
+    assert (await watch.connect())[0]
+    state = await watch.receive_json_from(timeout=20)
+    assert state["type"] == "state" and state["hand"]["id"] == hand.pk
+    feed = state["feed"]
+    assert [event["move"] for event in feed] == list(range(1, hand.move + 1))
+    assert [event["type"] for event in feed][:1] == ["discard"] and "discard" in [e["type"] for e in feed[1:]]
+    assert all("tile" not in event for event in feed if event["type"] == "draw" and event["source"] == "pile")
+    assert state["events"] == []
+    await watch.disconnect()

@@ -78,8 +78,12 @@ def test_the_match_result_updates_ratings_stats_and_the_leaderboard(finished_pen
     response = client.get("/leaderboard/")
     assert response.status_code == 200
     page = response.content.decode()
+    for user in users:  # one rated match is not enough to be listed
+        assert f">{user.username}<" not in page
+    PlayerRating.objects.update(matches=3)
+    page = client.get("/leaderboard/").content.decode()
     for user in users:
-        assert user.username in page
+        assert f">{user.username}<" in page
         assert user.email not in page
     assert client.get(f"/leaderboard/{table.room.salon.slug}/").status_code == 200
     assert client.get("/leaderboard/no-such-salon/").status_code == 404
@@ -141,3 +145,76 @@ def json_text(value) -> str:
     import json
 
     return json.dumps(value)
+
+
+# -- who may open a finished hand (issue 10, item 12) ------------------------------------------------
+
+
+@pytest.fixture
+def finished_private_match():
+    table, users = make_table(rules=RuleSet.preset("penalty", hands_per_match=1))
+    type(table.room).objects.filter(pk=table.room_id).update(is_private=True)
+    services.start_match(user=table.room.owner, table_id=table.id)
+    hand = play_out_by_timeouts(table)
+    return table, users, hand
+
+
+def hand_pages(client, hand, player) -> dict[str, object]:
+    replay = client.get(f"/hands/{hand.id}/")
+    proof = client.get(f"/hands/{hand.id}/proof.json")
+    history = client.get(f"/players/{player.username}/hands/")
+    assert history.status_code == 200
+    return {"replay": replay.status_code, "proof": proof.status_code,
+            "listed": f"/hands/{hand.id}/" in history.content.decode()}
+
+
+HIDDEN = {"replay": 404, "proof": 404, "listed": False}
+OPEN = {"replay": 200, "proof": 200, "listed": True}
+
+
+def test_hands_of_a_private_room_are_hidden_from_outsiders(finished_private_match, client):
+    from salons.models import Salon, SalonStaff
+
+    table, users, hand = finished_private_match
+    assert hand_pages(client, hand, users[0]) == HIDDEN  # anonymous
+    client.force_login(make_user())
+    assert hand_pages(client, hand, users[0]) == HIDDEN  # a stranger
+    other_salon = Salon.objects.create(slug="baska", name="Başka")
+    other_staff = make_user()
+    SalonStaff.objects.create(salon=other_salon, user=other_staff)
+    client.force_login(other_staff)
+    assert hand_pages(client, hand, users[0]) == HIDDEN  # staff of another salon
+
+
+def test_hands_of_a_private_room_stay_open_to_its_players_owner_guests_and_staff(finished_private_match, client):
+    from salons.models import RoomAccess, SalonStaff
+
+    table, users, hand = finished_private_match
+    staff, admin, guest = make_user(), make_user(is_superuser=True), make_user()
+    SalonStaff.objects.create(salon=table.room.salon, user=staff)
+    RoomAccess.objects.create(room=table.room, user=guest)
+    for viewer in (users[1], table.room.owner, guest, staff, admin):
+        client.force_login(viewer)
+        assert hand_pages(client, hand, users[1]) == OPEN, viewer
+    client.force_login(users[1])
+    proof = client.get(f"/hands/{hand.id}/proof.json").json()
+    assert proof["verification"]["valid"] is True  # the fair-deal proof stays with the hand's players
+
+
+def test_practice_hands_belong_to_their_player(client):
+    from tests.conftest import make_salon
+
+    make_salon()
+    player = make_user()
+    table = services.start_practice(user=player)
+    hand = play_out_by_timeouts(table)
+    assert hand_pages(client, hand, player) == HIDDEN
+    client.force_login(make_user())
+    assert hand_pages(client, hand, player) == HIDDEN
+    client.force_login(player)
+    assert hand_pages(client, hand, player) == OPEN
+
+
+def test_hands_of_a_public_room_stay_public(finished_penalty_match, client):
+    table, users, hand = finished_penalty_match
+    assert hand_pages(client, hand, users[0]) == OPEN  # anonymous visitors included

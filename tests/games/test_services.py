@@ -11,9 +11,9 @@ from games import services
 from games.engine import hand as engine_hand
 from games.engine.rules import RuleSet
 from games.models import Hand, Match, MatchPlayer, Move
-from salons.models import Table
+from salons.models import Seat, Table
 
-from .conftest import make_table, rig_hand
+from .conftest import make_table, make_user, rig_hand
 
 pytestmark = pytest.mark.django_db
 
@@ -62,6 +62,34 @@ def test_only_the_owner_starts_a_full_table_without_ready_marks():
     with pytest.raises(services.GameError) as error:
         services.start_match(user=table.room.owner, table_id=table.id)
     assert error.value.code == "already_playing"
+
+
+def test_the_owner_starts_with_bots_in_the_empty_seats_and_nobody_else_can():
+    owner = make_user()
+    friend = make_user()
+    table, _users = make_table(owner=owner, players=[owner, friend])
+    with pytest.raises(services.GameError) as error:
+        services.start_match(user=owner, table_id=table.id)
+    assert error.value.code == "table_not_full"  # a plain start still needs every seat
+    with pytest.raises(services.GameError) as error:
+        services.start_match(user=friend, table_id=table.id, with_bots=True)
+    assert error.value.code == "not_owner"
+    match = services.start_match(user=owner, table_id=table.id, with_bots=True)
+    assert match.status == Match.Status.RUNNING
+    seats = list(Seat.objects.filter(table=table).order_by("position").select_related("user"))
+    assert [seat.user for seat in seats[:2]] == [owner, friend]
+    bots = [seat.user for seat in seats[2:]]
+    assert all(bot.is_bot for bot in bots) and len({bot.pk for bot in bots}) == 2
+    assert sorted(player.seat for player in match.players.all()) == [0, 1, 2, 3]
+
+
+def test_bots_never_start_a_table_where_nobody_sits():
+    owner = make_user()
+    table, _users = make_table(owner=owner, players=[])
+    with pytest.raises(services.GameError) as error:
+        services.start_match(user=owner, table_id=table.id, with_bots=True)
+    assert error.value.code == "table_not_full"
+    assert not Seat.objects.filter(table=table, user__isnull=False).exists()
 
 
 def test_moves_are_applied_once_and_logged_in_order():
@@ -306,3 +334,179 @@ def test_the_embedded_site_runs_the_turn_clock_every_tick_and_the_sweep_less_oft
     assert not beat.is_alive()
     assert sent.count("clock") == 20 and sent.count("sweep") == 4
     assert sent[:6] == ["clock"] * 5 + ["sweep"]
+
+
+# -- the centre pile runs out (RULES.md): people, the turn clock and bots play the engine's rule -------
+
+READY = "S1 S2 S3 S4 M5 M6 M7 Y8 Y9 Y10 K11 S11 M11 Y11 Y13"        # the starter: Y13 is its spare
+WAITS_FOR_Y13 = "K3 K4 K5 K6 S6 S7 S8 M9 M10 M11 M12 Y11 Y12 S13"  # finishes with Y13, S13 on the centre
+FILLERS = ["K7 K8 K9 S9 S10 M1 M2 M3 Y1 Y2 Y3 Y4 Y5 Y6", "K10 K12 K13 S12 M4 M8 M13 Y7 S5 K7 K8 K9 Y5 Y6"]
+
+
+def pile_already_gone(hand: Hand) -> tuple[int, int]:
+    """The hand's starter holds READY and the seat after it WAITS_FOR_Y13; the centre pile is empty."""
+    starter = hand.turn_seat
+    nxt = (starter + 1) % 4
+    fillers = list(FILLERS)
+    racks = [READY if seat == starter else WAITS_FOR_Y13 if seat == nxt else fillers.pop() for seat in range(4)]
+    rig_hand(hand, racks=racks, indicator="K1", pile="")
+    return starter, nxt
+
+
+def test_a_discard_nobody_may_finish_with_after_the_pile_ran_out_ends_the_hand_and_scores_the_pile_out():
+    table, users = make_table(rules=RuleSet.preset("penalty"))
+    match = start(table, users)
+    hand = current_hand(match)
+    starter, _ = pile_already_gone(hand)
+    services.play(user=users[starter], table_id=table.id, action="discard", move=0, args={"tile": "S1"})
+    hand.refresh_from_db()
+    match.refresh_from_db()
+    assert hand.status == Hand.Status.OVER
+    assert list(Move.objects.filter(hand=hand).order_by("number").values_list("action", flat=True)) == [
+        "deal", "discard", "pile_out"]
+    # Penalty preset: a pile out gives everyone 10; this one-hand match is then over.
+    assert sorted(MatchPlayer.objects.filter(match=match).values_list("score", flat=True)) == [10, 10, 10, 10]
+    assert match.status == Match.Status.FINISHED
+
+
+def test_after_the_pile_ran_out_the_next_player_takes_the_discard_only_to_finish_and_the_clock_finishes_it():
+    table, users = make_table()
+    match = start(table, users)
+    hand = current_hand(match)
+    starter, nxt = pile_already_gone(hand)
+    services.play(user=users[starter], table_id=table.id, action="discard", move=0, args={"tile": "Y13"})
+    services.play(user=users[nxt], table_id=table.id, action="draw", move=1, args={"source": "discard"})
+    with pytest.raises(services.GameError) as error:
+        services.play(user=users[nxt], table_id=table.id, action="discard", move=2, args={"tile": "S13"})
+    assert error.value.code == "must_finish" and "bitirin" in str(error.value)
+    hand.refresh_from_db()
+    assert hand.status == Hand.Status.PLAYING and hand.move == 2
+    # Time runs out: the player took the tile to finish, so the clock finishes for them.
+    overdue(hand)
+    assert services.resolve_timeout(hand_id=hand.id, move=2) is True
+    hand.refresh_from_db()
+    assert hand.status == Hand.Status.OVER
+    last = Move.objects.filter(hand=hand).order_by("-number").first()
+    assert (last.action, last.seat, last.auto) == ("finish", nxt, True)
+    scores = dict(MatchPlayer.objects.filter(match=match).values_list("seat", "score"))
+    assert scores[nxt] == 20 and all(score == 18 for seat, score in scores.items() if seat != nxt)
+
+
+def test_after_the_pile_ran_out_the_clock_declines_the_discard_for_a_player_who_did_not_take_it():
+    table, users = make_table()
+    match = start(table, users)
+    hand = current_hand(match)
+    starter, nxt = pile_already_gone(hand)
+    services.play(user=users[starter], table_id=table.id, action="discard", move=0, args={"tile": "Y13"})
+    hand.refresh_from_db()
+    overdue(hand)
+    assert services.resolve_timeout(hand_id=hand.id, move=1) is True
+    hand.refresh_from_db()
+    match.refresh_from_db()
+    assert hand.status == Hand.Status.OVER
+    assert engine_hand.HandState.from_dict(hand.state).result.reason == "pile_out"
+    assert match.status == Match.Status.RUNNING  # countdown: a pile out changes nothing, play goes on
+    assert set(MatchPlayer.objects.filter(match=match).values_list("score", flat=True)) == {20}
+
+
+def test_after_the_pile_ran_out_a_bot_takes_the_discard_and_finishes():
+    from games import bot_players
+
+    table, users = make_table()
+    bots = bot_players.bot_users(4)
+    match = start(table, users)
+    hand = current_hand(match)
+    starter, nxt = pile_already_gone(hand)
+    MatchPlayer.objects.filter(match=match, seat=nxt).update(user=bots[0])
+    services.play(user=users[starter], table_id=table.id, action="discard", move=0, args={"tile": "Y13"})
+    hand.refresh_from_db()
+    overdue(hand)
+    assert services.resolve_timeout(hand_id=hand.id, move=1) is True
+    hand.refresh_from_db()
+    result = engine_hand.HandState.from_dict(hand.state).result
+    assert result.reason == "finished" and result.finisher == nxt
+
+
+# -- reaching zero (RULES.md): a shown indicator that brings a score to 0 ends the match at once ---------
+
+
+def test_a_shown_indicator_that_brings_a_score_to_zero_ends_the_match_without_playing_the_hand_on():
+    from dataclasses import replace
+
+    from games.engine import match as engine_match
+
+    table, users = make_table()
+    match = start(table, users)
+    hand = current_hand(match)
+    starter = hand.turn_seat
+    victim = (starter + 2) % 4
+    # Earlier hands left one player on a single point.
+    match_state = engine_match.MatchState.from_dict(match.state)
+    scores = [1 if seat == victim else 20 for seat in range(4)]
+    match_state = replace(match_state, scores=scores)
+    Match.objects.filter(pk=match.pk).update(state=match_state.to_dict())
+    MatchPlayer.objects.filter(match=match, seat=victim).update(score=1)
+    # The starter was dealt the indicator's twin (K1); the match told the hand whose show ends it.
+    fillers = list(FILLERS)
+    racks = [READY.replace("Y11", "K1") if seat == starter else fillers.pop() if seat in ((starter + 1) % 4, (starter + 3) % 4)
+             else WAITS_FOR_Y13 for seat in range(4)]
+    rig_hand(hand, racks=racks, indicator="K1")
+    state = engine_hand.HandState.from_dict(hand.state)
+    state.ending_shows = engine_match.ending_shows(match_state)
+    Hand.objects.filter(pk=hand.pk).update(state=state.to_dict())
+
+    services.play(user=users[starter], table_id=table.id, action="show_indicator", move=0)
+    hand.refresh_from_db()
+    match.refresh_from_db()
+    assert hand.status == Hand.Status.OVER
+    assert engine_hand.HandState.from_dict(hand.state).result.reason == "match_over"
+    assert match.status == Match.Status.FINISHED
+    players = {player.seat: player for player in MatchPlayer.objects.filter(match=match)}
+    assert players[victim].score == 0
+    assert [seat for seat, player in players.items() if player.is_winner] == [starter]
+    table.refresh_from_db()
+    assert table.status == Table.Status.WAITING
+    with pytest.raises(services.GameError) as error:
+        services.play(user=users[(starter + 1) % 4], table_id=table.id, action="draw", move=hand.move,
+                      args={"source": "pile"})
+    assert error.value.code == "no_game"
+
+
+# -- fair deals: proof.json and the command the hand page prints (every starting seat) ------------------
+
+
+def verify_command(proof: dict, path, **changes) -> int:
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    path.write_text(json.dumps({**proof, **changes}))
+    done = subprocess.run([sys.executable, "-m", "games.engine", "verify", "--deck", " ".join(proof["deck"]),
+                           "--salt", proof["salt"], "--commitment", proof["commitment"], "--moves", str(path)],
+                          cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True, timeout=60)
+    return done.returncode
+
+
+def test_every_hand_of_a_match_verifies_through_proof_json_and_the_printed_command(client, tmp_path):
+    table, users = make_table(rules=RuleSet(start_points=1000))
+    match = start(table, users)
+    seats = set()
+    for number in range(4):
+        hand = current_hand(match)
+        assert hand.number == number
+        while hand.status == Hand.Status.PLAYING:
+            overdue(hand)
+            assert services.resolve_timeout(hand_id=hand.id, move=hand.move)
+            hand.refresh_from_db()
+        state = engine_hand.HandState.from_dict(hand.state)
+        seats.add(state.starting_seat)
+        client.force_login(users[0])
+        proof = client.get(f"/hands/{hand.id}/proof.json").json()
+        assert proof["starting_seat"] == state.starting_seat and proof["verification"]["valid"]
+        assert proof["moves"][0]["type"] == "deal" and proof["moves"][0]["starting_seat"] == state.starting_seat
+        path = tmp_path / f"proof{number}.json"
+        assert verify_command(proof, path) == 0, f"genuine hand with starting seat {state.starting_seat}"
+        assert verify_command(proof, path, starting_seat=(state.starting_seat + 1) % 4) == 1
+        services.start_next_hand(match_id=match.id)
+    assert seats == {0, 1, 2, 3}

@@ -76,7 +76,7 @@ def test_a_held_line_reaches_nobody_until_staff_approve_it(world, published, dja
 
 
 def test_a_rejected_held_line_stays_hidden(world, published, django_capture_on_commit_callbacks):
-    message = chat(world, "siyaset konuşalım")
+    message = chat(world, "siyaset konuşalım, seçim yakın")
     line = FilteredLine.objects.get()
     with django_capture_on_commit_callbacks(execute=True):
         services.review_line(actor=world.moderator, line=line, approve=False)

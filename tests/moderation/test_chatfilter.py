@@ -54,6 +54,13 @@ TABLE_TALK = [
     "saat 21:30", "saat 12.30", "1.5 saat", "%100", "sahte okey", "joker", "taş çek", "yerden aldım",
     "işe yarar", "bu taş işime yaramaz", "valla", "inşallah", "maşallah", "geçmiş olsun",
     "teşekkürler", "kusura bakma", "yanlış attım", "hayırlı olsun",
+    # chips as the game's points, not as goods
+    "çipim bitti", "10 çip aldım bu elde", "çip kazandım", "chip kaybettim 500 gitti",
+    "100 çip ile oynayalım", "bu el çipi kim aldı", "çip satırı", "tamam kardeşim, geliyorum",
+    # numbers in words at the table
+    "beş altı yedi sekiz dokuz on on bir on iki on üç dizdim", "on bir on iki on üç bir", "bir iki üç dört beş",
+    "yüz puan aldım, iki yüz elli puan oldu", "saat on bire çeyrek var",
+    "iki el daha oynayalım, üç kişi kaldık, bir bot var, beş dakika",
 ]
 
 SCUNTHORPE = [
@@ -132,6 +139,9 @@ SCUNTHORPE = [
     "şeref sizin",  # not "şerefsiz"
     "iyi partiydi",  # "parti" is also a round of the game: only the party name is politics
     "iyi partiler",
+    # symbols inside everyday words hide no letter of an insult
+    "e-posta", "boş.ver", "ses-siz", "sı-kıldım", "bak-alım", "ok-tamam", "k*z", "t.c.", "*güzel*", "iyi*",
+    "gel-git", "çay-kahve", "el-ele",
 ]
 
 
@@ -161,6 +171,9 @@ INSULTS = [
     "ŞEREFSİZ", "sеrеfsiz", "ｓａｌａｋ", "s̶a̶l̶a̶k̶", "𝐬𝐚𝐥𝐚𝐤", "ⓢⓐⓛⓐⓚ", "sa\u200blak",
     "s\u200ba\u200bl\u200ba\u200bk", "sa\u0300lak", "SaLaK", "salaaaak", "salaak", "siiiiktir",
     "amkkkk", "o r o s p u", "o r o s p u ç o c u ğ u", "a.q", "a q", "a m k", "o ç", "s!kt!r", "p1ç",
+    # letters hidden behind a symbol
+    "s*ktir", "s**tir git", "ananı s*keyim", "s.keyim", "ş*kerim", "or*spu", "o*ospu", "a*k", "p*ç",
+    "y*rrak", "am*na koyim", "yav*ak", "ş*refsiz", "s+ktir",
     "yavs4k", "geri-zekalı", "g.e.r.i.z.e.k.a.l.i", "sаlak",  # Cyrillic а
     "aptal!", "bu ne ap.tal hareket",
 ]
@@ -226,13 +239,14 @@ def test_match_spans_point_into_the_original() -> None:
 # ---------------------------------------------------------------------------------------------
 # Politics.
 POLITICS = [
-    "akp'ye oy verin", "CHP kazanacak", "erdoğan", "erdogan", "e r d o ğ a n", "seçimde",
-    "siyaset konuşmayın",  # still politics: the hold lets a moderator wave the reminder through
+    "akp'ye oy verin", "CHP kazanacak", "erdoğan", "erdogan", "e r d o ğ a n", "seçimde akp kazanır",
     "HDP", "cumhurbaşkanı", "ERDOĞAN", "erdo gan", "A.K.P", "a k p", "@kp", "MHP'liler",
-    "Kılıçdaroğlu", "kilicdaroglu", "imamoğlu", "İmamoğlu kazanır", "seçimler yaklaşıyor",
-    "pkk", "FETÖ", "fetöcü", "iyi parti", "İYİ Parti", "iyi partiye oy", "İyi Partililer", "dem parti", "Özgür Özel", "oy verin",
-    "oy vermeyin", "başbakan", "muhalefet", "iktidar", "siyasi", "milletvekili", "tbmm",
+    "Kılıçdaroğlu", "kilicdaroglu", "imamoğlu", "İmamoğlu kazanır", "seçimler yaklaşıyor, oy verin",
+    "pkk", "FETÖ", "fetöcü", "İYİ Partiye oy", "iyi partiye oy", "İyi Partililer", "dem parti", "Özgür Özel",
+    "oy verin, seçim yakın", "başbakan", "muhalefet iktidara geliyor", "siyasi seçim", "milletvekili", "tbmm",
     "darbeci", "ak parti", "Mansur Yavaş", "Devlet Bahçeli", "tayyip",
+    # everyday words only in political company (see test_chatfilter_context.py for them alone)
+    "seçimde X partisine oy verin", "siyaset konuşalım, iktidar çok kötü",
 ]
 
 
@@ -266,6 +280,16 @@ ADVERTISING = [
     "@hesabim takip", "instagram hesabım okeyci_34", "instagram ahmet1905", "insta: ali.veli",
     "whatsapp grubu", "whatsapp grubumuza gelin", "telegram kanalım @okeyci", "discord sunucumuz var",
     "wp numaran ne", "kanalıma abone olun",
+    # the dot left out before a TLD that is no word
+    "bedava okey com", "bedavaokey,com", "bedavaokey com tr", "gelin okeyci org",
+    # chips or accounts for money
+    "chip satıyorum ucuz", "çip satılık dm", "satılık çip var", "1m çip 50 tl", "50 tl ye 1 milyon çip",
+    "hesap satıyorum", "çipler satılır", "çip alım satım yapılır", "ucuz chip burada", "CHİP SATIŞI",
+    # a phone number read out in words (digits may mix in)
+    "sıfır beş yüz otuz iki yüz yirmi üç kırk beş altmış yedi",
+    "beni ara sıfır beş yüz otuz iki, yüz yirmi üç, kırk beş, altmış yedi",
+    "0 beş yüz otuz iki 123 45 67", "beş yüz otuz iki yüz yirmi üç kırk beş altmış yedi",
+    "SIFIR BEŞ YÜZ OTUZ İKİ - YÜZ YİRMİ ÜÇ - KIRK BEŞ - ALTMIŞ YEDİ",
 ]
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -159,24 +157,3 @@ def test_urls_found_by_urlextract_are_blocked(text: str) -> None:
     urlextract = pytest.importorskip("urlextract")
     assert urlextract.URLExtract().find_urls(text), "sample should contain a URL"
     assert filter_message(text).action == "block"
-
-
-# --- speed ------------------------------------------------------------------------------------
-def test_a_hundred_character_message_filters_well_under_a_millisecond() -> None:
-    messages = [
-        "selam millet bu el çok uzun sürdü, okeyi bana ver bakalım 12 13 1 seri yaptım iyi oyunlar herkese",
-        "sen ne salak adamsın ya, s a l a k, bu nasıl oyun aptal mısın geri zekalı herif taş at hadi bakalım",
-        "arkadaşlar bedavaokey nokta com adresine gelin, 0532 123 45 67 arayın, instagram: okeyci34 takip edin",
-    ]
-    for message in messages:
-        filter_message(message)  # warm-up: rules compiled, caches filled
-    runs = 300
-    best = float("inf")
-    for _ in range(3):
-        start = time.perf_counter()
-        for _ in range(runs):
-            for message in messages:
-                filter_message(message)
-        best = min(best, (time.perf_counter() - start) / (runs * len(messages)))
-    # ~0.1-0.2 ms on the 2-core dev machine; the bound leaves room for a loaded CI box
-    assert best < 1e-3, f"{best * 1e6:.0f} µs per message"

@@ -30,7 +30,7 @@ def test_default_rules_are_shared_and_compiled_once() -> None:
         ("kumar", "custom", "hold", "kumar oynayalım mı", "hold"),
         ("kumar", "custom", "hold", "KUMARHANE açıldı", "hold"),  # long word: prefix match
         ("kumar", "custom", "block", "k u m a r", "block"),
-        ("çip", "custom", None, "çip satıyorum", "censor"),  # None: category default (custom -> censor)
+        ("çip", "custom", None, "çip aldım", "censor"),  # None: category default (custom -> censor)
         ("çip", "custom", "flag", "çipler", "flag"),  # short word: Turkish suffixes
         ("bedava çip", "advertising", "block", "bedava çipler burada", "block"),  # phrase
         ("okeyhane", "advertising", None, "okeyhane'ye gelin", "block"),

@@ -34,7 +34,7 @@ INSULTS = [
     ("orospu çocuğu", "block"),
 ]
 
-POLITICS = ["AKP'ye oy verin", "e r d o ğ a n kazanır", "kılıçdaroğlu haklı", "siyaset konuşalım biraz"]
+POLITICS = ["AKP'ye oy verin", "e r d o ğ a n kazanır", "kılıçdaroğlu haklı", "siyaset konuşalım biraz, seçim yakın"]
 
 ADVERTISING = [
     "okeybedava nokta com",  # "nokta com"

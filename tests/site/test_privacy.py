@@ -31,12 +31,12 @@ def assert_no_secrets(text: str, where: str) -> None:
 @pytest.mark.django_db
 def test_pages_and_json_never_show_another_users_details(client):
     ayse = private_player()
-    room = make_room(owner=ayse, name="Ayşe'nin odası", is_private=True, password="x")
+    room = make_room(owner=ayse, name="Ayşe'nin odası", is_private=True, password="gizli")
     table = room.tables.get()
     services.take_seat(user=ayse, table=table, position=0)
     services.post_chat_message(user=ayse, room=room, text="Merhaba")
     viewer = make_player("Bakan")
-    services.enter_room(user=viewer, room=room, password="x")
+    services.enter_room(user=viewer, room=room, password="gizli")
     client.force_login(viewer)
     pages = [
         "/", "/rules/", f"/salons/{room.salon.slug}/", f"/salons/{room.salon.slug}/rooms/", f"/rooms/{room.pk}/",

@@ -113,14 +113,21 @@ async def test_errors_come_in_the_users_language():
 
 async def test_anonymous_and_locked_out_users_are_refused():
     owner, guest, room, _table = await setup_room(is_private=True, password="gizli")
+    # Accepted, told why (with the coming close code), closed with the documented code: the page
+    # stops reconnecting and shows the message.
     anonymous = await connect(None, f"/ws/rooms/{room.pk}/")
-    assert (await anonymous.receive_json_from())["code"] == "login_required"
-    assert (await anonymous.receive_output())["type"] == "websocket.close"
-    locked = await connect(guest, f"/ws/rooms/{room.pk}/")
-    assert (await locked.receive_json_from())["code"] == "private_room"
+    frame = await anonymous.receive_json_from()
+    assert (frame["code"], frame["close"]) == ("login_required", 4401)
+    assert (await anonymous.receive_output())["code"] == 4401
+    locked = await connect(guest, f"/ws/rooms/{room.pk}/", language="en")
+    frame = await locked.receive_json_from()
+    assert (frame["code"], frame["close"]) == ("private_room", 4403)
+    assert "private" in frame["message"]
     assert (await locked.receive_output())["code"] == 4403
     missing = await connect(guest, "/ws/rooms/999999/")
-    assert (await missing.receive_json_from())["code"] == "no_room"
+    frame = await missing.receive_json_from()
+    assert (frame["code"], frame["close"]) == ("no_room", 4404)
+    assert (await missing.receive_output())["code"] == 4404
 
 
 async def test_a_removed_user_is_told_and_disconnected():
@@ -131,7 +138,9 @@ async def test_a_removed_user_is_told_and_disconnected():
     await next_of(socket, "seat.changed")
     await sync_to_async(services.remove_from_room)(owner=owner, room=room, user=guest, reason="Küfür etti")
     removed = await next_of(socket, "removed")
-    assert removed["message"] == "Oda sahibi sizi bu odadan çıkardı."
+    # Who, why and until when: the words the room refuses them with from now on.
+    assert removed["message"].startswith("Oda sahibi sizi bu odadan çıkardı. Sebep: Küfür etti. "), removed
+    assert removed["message"].endswith("saatine kadar giremezsiniz.")
     assert (await socket.receive_output())["code"] == 4403
 
 
@@ -148,12 +157,13 @@ async def test_lobby_and_salon_sockets_follow_counts():
     owner, guest, room, table = await setup_room()
     lobby = await connect(None, "/ws/lobby/")
     first = await next_of(lobby, "lobby.counts")
-    assert {"id": room.salon_id, "rooms": 1, "people": 0} in first["salons"]
+    seats = room.players
+    assert {"id": room.salon_id, "rooms": 1, "people": 0, "tables": 1, "free_seats": seats} in first["salons"]
     salon = await connect(None, f"/ws/salons/{room.salon_id}/")
     await sync_to_async(services.take_seat)(user=guest, table=table, position=0)
     assert (await next_of(salon, "salon.changed"))["salon"] == room.salon_id
     counts = await next_of(lobby, "lobby.counts")
-    assert {"id": room.salon_id, "rooms": 1, "people": 1} in counts["salons"]
+    assert {"id": room.salon_id, "rooms": 1, "people": 1, "tables": 1, "free_seats": seats - 1} in counts["salons"]
     for socket in (lobby, salon):
         await socket.disconnect()
 
@@ -165,3 +175,28 @@ def test_frames_are_json_serialisable_for_redis():
     owner = make_player()
     room = make_room(owner=owner)
     json.dumps(selectors.room_state(room=room))
+
+
+async def test_a_room_that_closes_while_the_socket_opens_gets_not_found_not_a_crash(monkeypatch):
+    """The room is deleted between the access check and the state read (a practice room ending,
+    an owner closing it): the socket hears "no such room" and closes for good."""
+    from salons import consumers
+
+    owner, _guest, room, _table = await setup_room()
+    original = services.join_presence
+
+    def join_then_room_closes(**kwargs):
+        original(**kwargs)
+        kwargs["room"].delete()
+
+    monkeypatch.setattr(consumers.services, "join_presence", join_then_room_closes)
+    communicator = WebsocketCommunicator(application, f"/ws/rooms/{room.pk}/")
+    communicator.scope["user"] = owner
+    communicator.scope["cookies"] = {"django_language": "en"}
+    connected, _ = await communicator.connect()
+    assert connected
+    frame = await communicator.receive_json_from(timeout=5)
+    assert frame["type"] == "error" and frame["code"] == "no_room"
+    assert frame["close"] == consumers.CLOSE_NOT_FOUND
+    closed = await communicator.receive_output(timeout=5)
+    assert closed["type"] == "websocket.close" and closed["code"] == consumers.CLOSE_NOT_FOUND

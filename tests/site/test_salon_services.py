@@ -159,6 +159,135 @@ def test_password_guessing_is_limited():
     refused("too_many_attempts", services.enter_room, user=guest, room=room, password="gizli")
 
 
+def test_a_room_password_needs_four_characters():
+    owner = make_player()
+    for short in ("x", "abc"):
+        refused("bad_password", services.open_room, user=owner, salon=make_salon(), name="Özel oda",
+                is_private=True, password=short)
+    assert Room.objects.count() == 0
+    room = make_room(owner=owner, is_private=True, password="dört")
+    refused("bad_password", services.update_room, user=owner, room=room, name=room.name, rules=room.rules,
+            turn_seconds=room.turn_seconds, is_private=True, password="abc")
+    room.refresh_from_db()
+    assert room.check_password("dört")
+
+
+def test_more_accounts_bring_no_more_guesses_and_the_owner_is_told():
+    owner = make_player("Sahip")
+    room = make_room(owner=owner, is_private=True, password="gizli")
+    listener = Listener(f"room-{room.pk}")
+    guessers = [make_player() for _ in range(services.ROOM_PASSWORD_ATTEMPTS // services.PASSWORD_ATTEMPTS + 2)]
+    codes = []
+    for guesser in guessers:
+        for _ in range(services.PASSWORD_ATTEMPTS):
+            try:
+                services.enter_room(user=guesser, room=room, password="tahmin")
+            except ServiceError as error:
+                codes.append(error.code)
+    assert codes.count("wrong_password") == services.ROOM_PASSWORD_ATTEMPTS
+    assert set(codes) == {"wrong_password", "room_locked"}
+    # Locked for everyone, right password or not, until the window passes; the invite link still works.
+    late = make_player()
+    refused("room_locked", services.enter_room, user=late, room=room, password="gizli")
+    services.enter_room(user=late, room=room, token=room.invite_token)
+    room.refresh_from_db()
+    assert room.password_attack_at is not None
+    told = [event for event in listener.receive_all() if event["type"] == "room.password_attack"]
+    assert len(told) == 1 and told[0]["owner"] == owner.pk  # once, however many more were refused
+
+
+def test_a_right_password_is_not_counted_as_a_guess():
+    room = make_room(is_private=True, password="gizli")
+    guest = make_player()
+    for _ in range(services.PASSWORD_ATTEMPTS - 1):
+        refused("wrong_password", services.enter_room, user=guest, room=room, password="nope")
+    services.enter_room(user=guest, room=room, password="gizli")
+    RoomAccess.objects.all().delete()
+    refused("wrong_password", services.enter_room, user=guest, room=room, password="nope")
+    refused("too_many_attempts", services.enter_room, user=guest, room=room, password="gizli")
+
+
+def test_a_new_password_revokes_every_access_and_the_invite_link(django_capture_on_commit_callbacks):
+    owner = make_player()
+    room = make_room(owner=owner, is_private=True, password="eski-şifre")
+    by_password, by_link = make_player("Şifreli"), make_player("Davetli")
+    services.enter_room(user=by_password, room=room, password="eski-şifre")
+    services.enter_room(user=by_link, room=room, token=room.invite_token)
+    table = room.tables.get()
+    services.take_seat(user=by_password, table=table, position=1)
+    services.take_seat(user=owner, table=table, position=0)
+    old_token = room.invite_token
+    listener = Listener(f"room-{room.pk}", f"table-{table.pk}")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.update_room(user=owner, room=room, name=room.name, rules=room.rules, turn_seconds=room.turn_seconds,
+                             is_private=True, password="yeni-şifre")
+    room.refresh_from_db()
+    assert room.invite_token != old_token
+    assert not RoomAccess.objects.filter(room=room).exists()
+    assert seated(table) == {0: owner.username, 1: None, 2: None, 3: None}  # the owner stays
+    refused("private_room", services.take_seat, user=by_password, table=table, position=1)
+    refused("bad_invite", services.enter_room, user=by_link, room=room, token=old_token)
+    refused("wrong_password", services.enter_room, user=by_password, room=room, password="eski-şifre")
+    events = listener.receive_all()
+    revoked = [e for e in events if e["type"] == "access.revoked"]
+    assert revoked and revoked[0]["users"] == sorted([by_password.pk, by_link.pk])
+    kicked = {e["user_id"] for e in events if e["type"] == "user.kicked"}
+    assert kicked == {by_password.pk, by_link.pk}
+    services.enter_room(user=by_link, room=room, token=room.invite_token)
+
+
+def test_turning_privacy_off_and_on_again_does_not_bring_old_access_back():
+    owner = make_player()
+    room = make_room(owner=owner, is_private=True, password="gizli")
+    guest = make_player()
+    services.enter_room(user=guest, room=room, password="gizli")
+    edit = {"name": room.name, "rules": room.rules, "turn_seconds": room.turn_seconds}
+    services.update_room(user=owner, room=room, is_private=False, **edit)
+    services.take_seat(user=guest, table=room.tables.get(), position=2)
+    services.update_room(user=owner, room=room, is_private=True, password="başka-şifre", **edit)
+    refused("private_room", services.take_seat, user=guest, table=room.tables.get(), position=2)
+    assert seated(room.tables.get())[2] is None
+    # An edit that keeps the password (None) and the privacy keeps every access.
+    services.enter_room(user=guest, room=room, password="başka-şifre")
+    services.update_room(user=owner, room=room, is_private=True, password=None, **{**edit, "name": "Yeni ad"})
+    assert RoomAccess.objects.filter(room=room, user=guest).exists()
+
+
+def test_a_new_invite_link_shuts_out_only_those_who_came_by_the_old_one():
+    owner = make_player()
+    room = make_room(owner=owner, is_private=True, password="gizli")
+    by_password, by_link = make_player(), make_player()
+    services.enter_room(user=by_password, room=room, password="gizli")
+    services.enter_room(user=by_link, room=room, token=room.invite_token)
+    old_token = room.invite_token
+    refused("not_owner", services.new_invite_link, user=by_password, room=room)
+    room = services.new_invite_link(user=owner, room=room)
+    assert room.invite_token != old_token
+    assert list(RoomAccess.objects.filter(room=room).values_list("user_id", flat=True)) == [by_password.pk]
+    refused("bad_invite", services.enter_room, user=by_link, room=room, token=old_token)
+    services.enter_room(user=by_link, room=room, token=room.invite_token)
+    refused("not_private", services.new_invite_link, user=owner, room=make_room(owner=owner, name="Açık oda"))
+
+
+def test_access_is_not_granted_by_a_password_changed_while_it_was_checked(monkeypatch):
+    from salons.models import Room as RoomModel
+
+    owner = make_player()
+    room = make_room(owner=owner, is_private=True, password="eski-şifre")
+    guest = make_player()
+    original = RoomModel.check_password
+
+    def owner_changes_it_meanwhile(checked_room, raw):
+        result = original(checked_room, raw)
+        services.update_room(user=owner, room=checked_room, name=checked_room.name, rules=checked_room.rules,
+                             turn_seconds=checked_room.turn_seconds, is_private=True, password="yeni-şifre")
+        return result
+
+    monkeypatch.setattr(RoomModel, "check_password", owner_changes_it_meanwhile)
+    refused("wrong_password", services.enter_room, user=guest, room=room, password="eski-şifre")
+    assert not RoomAccess.objects.filter(room=room, user=guest).exists()
+
+
 def test_owner_edits_room_while_no_game_runs():
     owner = make_player()
     room = make_room(owner=owner)
@@ -359,7 +488,8 @@ def test_changes_are_published_after_commit(django_capture_on_commit_callbacks):
     assert payload["id"] == table.pk and payload["seats"][0]["user"] == {"id": owner.pk, "nickname": "Sahip"}
     assert any(e["type"] == "salon.changed" for e in events)
     lobby = [e for e in events if e["type"] == "lobby.counts"]
-    assert lobby and {"id": room.salon_id, "rooms": 1, "people": 1} in lobby[-1]["salons"]
+    assert lobby and {"id": room.salon_id, "rooms": 1, "people": 1, "tables": 1,
+                      "free_seats": room.players - 1} in lobby[-1]["salons"]
 
     with django_capture_on_commit_callbacks(execute=True):
         services.post_chat_message(user=owner, room=room, text="Hoş geldiniz")

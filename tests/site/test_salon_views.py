@@ -153,6 +153,60 @@ def test_invite_link(client):
     assert client.get("/rooms/invite/nonsense/")["Location"] == "/"
 
 
+@pytest.mark.parametrize(("language", "help_text", "error"), [
+    ("tr", "En az 4 karakter.", "en az 4 karaktere sahip"),
+    ("en", "At least 4 characters.", "at least 4 characters (it has 3)"),
+])
+def test_the_room_form_states_and_enforces_the_password_minimum(client, language, help_text, error):
+    salon = make_salon()
+    client.force_login(make_player())
+    client.cookies["django_language"] = language
+    form = client.get(f"/salons/{salon.slug}/rooms/new/").content.decode()
+    assert help_text in form
+    response = client.post(f"/salons/{salon.slug}/rooms/new/", room_form_data(is_private="on", password="abc"))
+    assert response.status_code == 200 and error in response.content.decode()
+    assert Room.objects.count() == 0
+
+
+def test_owner_gets_a_new_invite_link_button_and_the_old_link_stops_working(client):
+    owner = make_player("Sahip")
+    room = make_room(owner=owner, is_private=True, password="gizli")
+    old_token = room.invite_token
+    guest = make_player()
+    client.force_login(guest)
+    client.get(f"/rooms/invite/{old_token}/")
+    assert client.post(f"/rooms/{room.pk}/invite/new/").status_code == 302  # refused: not the owner
+    room.refresh_from_db()
+    assert room.invite_token == old_token
+    client.force_login(owner)
+    page = client.get(f"/rooms/{room.pk}/").content.decode()
+    assert f"/rooms/{room.pk}/invite/new/" in page and "Yeni davet bağlantısı" in page
+    answer = client.post(f"/rooms/{room.pk}/invite/new/", HTTP_ACCEPT="application/json").json()
+    room.refresh_from_db()
+    assert room.invite_token != old_token and answer["invite_url"].endswith(f"/rooms/invite/{room.invite_token}/")
+    assert room.invite_token in client.get(f"/rooms/{room.pk}/").content.decode()
+    client.force_login(guest)
+    assert client.get(f"/rooms/{room.pk}/").status_code == 403  # came by the old link: out again
+    assert client.get(f"/rooms/invite/{old_token}/")["Location"] == "/"
+
+
+def test_the_owner_sees_that_the_password_was_attacked(client, monkeypatch):
+    monkeypatch.setattr(services, "ROOM_PASSWORD_ATTEMPTS", 2)
+    owner = make_player("Sahip")
+    room = make_room(owner=owner, is_private=True, password="gizli")
+    for _ in range(3):
+        client.force_login(make_player())
+        client.post(f"/rooms/{room.pk}/enter/", {"password": "yanlış"})
+    locked = client.post(f"/rooms/{room.pk}/enter/", {"password": "gizli"}, follow=True).content.decode()
+    assert "çok fazla yanlış şifre denendi" in locked
+    client.force_login(owner)
+    assert "data-password-attack" in client.get(f"/rooms/{room.pk}/").content.decode()
+    edit = room_form_data(is_private="on", password="yeni-gizli")
+    del edit["table_count"]
+    client.post(f"/rooms/{room.pk}/edit/", edit)
+    assert "data-password-attack" not in client.get(f"/rooms/{room.pk}/").content.decode()
+
+
 def test_seat_endpoints_answer_json_with_codes(client):
     room = make_room()
     table = room.tables.get()

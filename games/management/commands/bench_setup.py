@@ -23,6 +23,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils.dateparse import parse_datetime
 
+from accounts.validators import nickname_key
+
 SALON_SLUG = "bench"
 PASSWORD = "bench-Parola-2026"
 TABLES_PER_ROOM = 8
@@ -116,7 +118,8 @@ def setup(tables: int, turn_seconds: int) -> dict[str, Any]:
         existing = set(User.objects.filter(username__in=names).values_list("username", flat=True))
         password = make_password(PASSWORD)
         User.objects.bulk_create(
-            [User(username=name, email=f"{name}@bench.invalid", password=password) for name in names
+            [User(username=name, nickname_key=nickname_key(name), email=f"{name}@bench.invalid", password=password)
+             for name in names
              if name not in existing], batch_size=500)
         User.objects.filter(username__in=names).update(password=password)
         users = dict(User.objects.filter(username__in=names).values_list("username", "id"))

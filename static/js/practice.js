@@ -1,0 +1,56 @@
+/* Practice table: a short guided first hand, shown once (remembered in this browser), skippable,
+   and open again from the "how to play" button. Steps are templates in the page; each may point
+   at a part of the table, which is highlighted while the step shows. */
+(function () {
+  "use strict";
+  var box = document.getElementById("tutorial");
+  if (!box) { return; }
+  var KEY = "okey.tutorial.seen";
+  var steps = Array.prototype.slice.call(box.querySelectorAll("template[data-tutorial-step]"));
+  var title = box.querySelector("[data-tutorial-title]");
+  var text = box.querySelector("[data-tutorial-text]");
+  var number = box.querySelector("[data-tutorial-step-number]");
+  var next = box.querySelector("[data-tutorial-next]");
+  var current = 0;
+  var lit = null;
+  box.querySelector("[data-tutorial-steps]").textContent = steps.length;
+
+  function remembered() {
+    try { return window.localStorage.getItem(KEY) === "1"; } catch (e) { return false; }
+  }
+  function remember() {
+    try { window.localStorage.setItem(KEY, "1"); } catch (e) { /* private mode: shown again next time */ }
+  }
+  function unlight() {
+    if (lit) { lit.classList.remove("tutorial-target"); lit = null; }
+  }
+  function show(index) {
+    current = index;
+    var content = steps[index].content;
+    title.textContent = content.querySelector("h2").textContent;
+    text.textContent = content.querySelector("p").textContent;
+    number.textContent = index + 1;
+    next.textContent = index === steps.length - 1 ? next.dataset.done : next.dataset.next;
+    unlight();
+    var target = steps[index].dataset.target && document.querySelector(steps[index].dataset.target);
+    if (target) { lit = target; target.classList.add("tutorial-target"); }
+    box.hidden = false;
+  }
+  function close() {
+    box.hidden = true;
+    unlight();
+    remember();
+  }
+  next.dataset.next = next.textContent;
+  next.dataset.done = box.dataset.done || next.textContent;
+  next.addEventListener("click", function () {
+    if (current + 1 < steps.length) { show(current + 1); } else { close(); }
+  });
+  box.querySelector("[data-tutorial-skip]").addEventListener("click", close);
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape" && !box.hidden) { close(); }
+  });
+  var again = document.querySelector("[data-tutorial-open]");
+  if (again) { again.addEventListener("click", function () { show(0); }); }
+  if (!remembered()) { show(0); }
+})();

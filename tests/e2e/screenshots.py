@@ -1,0 +1,224 @@
+"""`make screenshots`: drives Chromium through a table with bots and the site's main pages, in
+Turkish and English, and writes PNGs to screenshots/ (git-ignored) for a person to look at.
+
+Run through pytest for its live server and browser fixtures (the file is not collected by the
+normal test run: its name does not start with ``test_``):
+
+    pytest -p no:randomly tests/e2e/screenshots.py
+"""
+
+from __future__ import annotations
+
+import pathlib
+
+import pytest
+from playwright.sync_api import expect
+
+from games.engine.rules import RuleSet
+from games.models import Hand
+from tests.e2e.table_helpers import (
+    VIEWPORTS,
+    current_hand,
+    open_table,
+    play_bots_until_seat,
+    play_one_turn_for_the_clock,
+    rig_win_for_seat_zero,
+    table_with_bots,
+)
+from tests.games.conftest import make_user
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+OUT = pathlib.Path(__file__).resolve().parents[2] / "screenshots"
+
+
+def shot(page, name: str, *, full_page: bool = False) -> None:
+    OUT.mkdir(exist_ok=True)
+    # No motion: a picture taken mid-slide says nothing about the layout.
+    page.emulate_media(reduced_motion="reduce")
+    page.screenshot(path=str(OUT / f"{name}.png"), full_page=full_page)
+
+
+def drag(page, source, target) -> None:
+    source.hover()  # waits until the tile stands still (a drawn tile slides in from the pile)
+    box, goal = source.bounding_box(), target.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(goal["x"] + goal["width"] / 2, goal["y"] + goal["height"] / 2, steps=8)
+    page.mouse.up()
+
+
+@pytest.mark.parametrize("language", ["tr", "en"])
+def test_table_screenshots(new_page, asgi_live_server, language):
+    locale = "tr-TR" if language == "tr" else "en-GB"
+    person = make_user("Ayşe" if language == "tr" else "Alice")
+    table, _ = table_with_bots(person)
+    hand = current_hand(table)
+    # The deal, as it looks before anyone moved (the starter may be a bot).
+    page = new_page(person, viewport=VIEWPORTS["desktop"], language=locale)
+    if language == "en":
+        page.context.add_cookies([{"name": "django_language", "value": "en", "url": asgi_live_server.url}])
+    open_table(page, table)
+    expect(page.locator("#rack .tile")).not_to_have_count(0)  # the deal has arrived, not the empty felt
+    shot(page, f"{language}-table-deal-desktop")
+    # Bots play until it is the person's turn.
+    hand = play_bots_until_seat(table, 0)
+    expect(page.locator("#clock")).to_have_class("clock mine")
+    shot(page, f"{language}-table-your-turn-desktop")
+    # The person draws, sorts and throws; the bots go round once more: four discard piles.
+    if hand.state["phase"] == "draw":
+        page.locator("#pile").click()
+        expect(page.locator("#rack .tile")).to_have_count(15)
+    page.locator("#btn-sort-sets").click()
+    page.locator("#rack .tile:not(.okey)").last.click()  # the okey asks before it goes
+    page.locator("#btn-discard").click()
+    expect(page.locator("#rack .tile")).to_have_count(14)
+    play_bots_until_seat(table, 0)
+    expect(page.locator("#clock")).to_have_class("clock mine")
+    for name, viewport in VIEWPORTS.items():
+        page.set_viewport_size(viewport)
+        shot(page, f"{language}-table-mid-hand-{name}")
+    # Colour-blind marks: a shape per colour under each number.
+    page.set_viewport_size(VIEWPORTS["portrait"])
+    page.locator("#btn-colorblind").click()
+    shot(page, f"{language}-table-colorblind-portrait")
+    page.locator("#btn-colorblind").click()
+    # The phone drawer with the feed and the chat.
+    page.locator("#btn-drawer").click()
+    shot(page, f"{language}-table-drawer-portrait")
+    page.locator("#side-close").click()
+    # A watcher sees the public table.
+    watcher = make_user("Izleyici" if language == "tr" else "Watcher")
+    watch = new_page(watcher, viewport=VIEWPORTS["desktop"], language=locale)
+    if language == "en":
+        watch.context.add_cookies([{"name": "django_language", "value": "en", "url": asgi_live_server.url}])
+    open_table(watch, table)
+    shot(watch, f"{language}-table-watcher-desktop")
+
+    # A short match (countdown from 2): the person finishes at once; result and match end.
+    short, _ = table_with_bots(person, rules=RuleSet(start_points=2), name="Kısa maç")
+    rig_win_for_seat_zero(short)
+    page.set_viewport_size(VIEWPORTS["desktop"])
+    open_table(page, short)
+    drag(page, page.locator('#rack .tile[data-tile="Y13"]'), page.locator("#finish-zone"))
+    expect(page.locator("#result-dialog")).to_be_visible()
+    shot(page, f"{language}-table-match-end-desktop")
+    page.set_viewport_size(VIEWPORTS["portrait"])
+    shot(page, f"{language}-table-match-end-portrait")
+    assert current_hand(short).status == Hand.Status.OVER
+
+
+@pytest.mark.parametrize("language", ["tr", "en"])
+def test_result_of_a_hand_screenshots(new_page, asgi_live_server, language):
+    locale = "tr-TR" if language == "tr" else "en-GB"
+    person = make_user("Ayşe" if language == "tr" else "Alice")
+    table, _ = table_with_bots(person)
+    rig_win_for_seat_zero(table)
+    page = new_page(person, viewport=VIEWPORTS["desktop"], language=locale)
+    if language == "en":
+        page.context.add_cookies([{"name": "django_language", "value": "en", "url": asgi_live_server.url}])
+    open_table(page, table)
+    drag(page, page.locator('#rack .tile[data-tile="Y13"]'), page.locator("#finish-zone"))
+    expect(page.locator("#result-dialog")).to_be_visible()
+    for name, viewport in VIEWPORTS.items():
+        page.set_viewport_size(viewport)
+        shot(page, f"{language}-table-result-{name}")
+    # A hand played to its end by the clock (a rigged one has no deck to replay).
+    played, _ = table_with_bots(person, name="Tekrar masası")
+    for _ in range(300):
+        if not play_one_turn_for_the_clock(played):
+            break
+    hand = current_hand(played)
+    # The pages around the table: replay (fair-deal proof inside), history, profile and the rest.
+    pages = {
+        "lobby": "/", "salon": f"/salons/{table.room.salon.slug}/", "room": f"/rooms/{table.room_id}/",
+        "rules": "/rules/", "profile": f"/players/{person.username}/", "leaderboard": "/leaderboard/",
+        "history": f"/players/{person.username}/hands/", "replay": f"/hands/{hand.pk}/",
+    }
+    for name, url in pages.items():
+        for view, viewport in (("desktop", VIEWPORTS["desktop"]), ("portrait", VIEWPORTS["portrait"])):
+            page.set_viewport_size(viewport)
+            page.goto(url)
+            if name == "replay":
+                page.locator(".fairness details summary").click()
+            shot(page, f"{language}-{name}-{view}")
+    anonymous = new_page(None, viewport=VIEWPORTS["portrait"], language=locale)
+    if language == "en":
+        anonymous.context.add_cookies([{"name": "django_language", "value": "en", "url": asgi_live_server.url}])
+    anonymous.goto("/accounts/signup/")
+    shot(anonymous, f"{language}-signup-portrait")
+
+
+@pytest.mark.parametrize("language", ["tr", "en"])
+def test_tournament_screenshots(new_page, asgi_live_server, language):
+    """A knockout in its first round (standings, tables to watch), the list, and the staff form."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tests.tournaments.conftest import make_players, make_salon, make_staff, new_tournament, register_all
+    from tournaments import services
+
+    locale = "tr-TR" if language == "tr" else "en-GB"
+    salon = make_salon(f"turnuva-{language}")
+    staff = make_staff(salon)
+    now = timezone.now()
+    running = new_tournament(salon=salon, staff=staff, name="Cuma eleme" if language == "tr" else "Friday knockout",
+                             now=now - timedelta(minutes=10), buy_in=50, added_chips=500)
+    register_all(running, make_players(12, prefix="oyuncu"), now=now - timedelta(minutes=5))
+    services.sweep(now=running.starts_at)
+    new_tournament(salon=salon, staff=staff, name="Akşam arenası" if language == "tr" else "Evening arena",
+                   format="arena", starts_in=timedelta(hours=3), registration_minutes=600)
+    page = new_page(staff, viewport=VIEWPORTS["desktop"], language=locale)
+    if language == "en":
+        page.context.add_cookies([{"name": "django_language", "value": "en", "url": asgi_live_server.url}])
+    pages = {"tournaments": "/tournaments/", "tournament-running": f"/tournaments/{running.pk}/",
+             "tournament-form": f"/tournaments/new/{salon.slug}/"}
+    for name, url in pages.items():
+        for view, viewport in (("desktop", VIEWPORTS["desktop"]), ("portrait", VIEWPORTS["portrait"])):
+            page.set_viewport_size(viewport)
+            page.goto(url)
+            shot(page, f"{language}-{name}-{view}", full_page=True)
+
+
+@pytest.mark.parametrize("language", ["tr", "en"])
+def test_sent_out_notice_screenshots(new_page, asgi_live_server, language):
+    """A watcher of a table removed by the room's owner: the notice that says who, why and until when."""
+    from salons import services as salon_services
+    from tests.e2e.table_helpers import in_thread
+
+    locale = "tr-TR" if language == "tr" else "en-GB"
+    owner = make_user("Ayşe" if language == "tr" else "Alice")
+    table, _ = table_with_bots(owner)
+    watcher = make_user("Seyirci")
+    page = new_page(watcher, viewport=VIEWPORTS["portrait"], language=locale)
+    if language == "en":
+        page.context.add_cookies([{"name": "django_language", "value": "en", "url": asgi_live_server.url}])
+    open_table(page, table)
+    in_thread(salon_services.remove_from_room, owner=owner, room=table.room, user=watcher,
+              reason="Sürekli hakaret" if language == "tr" else "Insults at the table", minutes=30)
+    expect(page.locator("#closed-notice")).to_be_visible()
+    shot(page, f"{language}-table-sent-out-portrait")
+
+
+@pytest.mark.parametrize("language", ["tr", "en"])
+def test_waiting_table_screenshots(new_page, asgi_live_server, language):
+    """A table before its match: who sat, the owner's "start with bots", the countdown to the bots."""
+    from django.utils import timezone
+
+    from salons.models import Room, Salon, Seat, Table
+
+    locale = "tr-TR" if language == "tr" else "en-GB"
+    salon, _ = Salon.objects.get_or_create(slug="genel", defaults={"name": "Genel"})
+    owner = make_user("Ayşe" if language == "tr" else "Alice")
+    room = Room.objects.create(salon=salon, name="Akşam masası", owner=owner, turn_seconds=30, bot_fill_seconds=60)
+    table = Table.objects.create(room=room, number=1)
+    for position in range(4):
+        Seat.objects.create(table=table, position=position, user=owner if position == 0 else None,
+                            taken_at=timezone.now() if position == 0 else None)
+    page = new_page(owner, viewport=VIEWPORTS["portrait"], language=locale)
+    if language == "en":
+        page.context.add_cookies([{"name": "django_language", "value": "en", "url": asgi_live_server.url}])
+    page.goto(f"/tables/{table.id}/")
+    expect(page.locator("#btn-start")).to_be_visible()
+    shot(page, f"{language}-table-waiting-portrait")

@@ -1,0 +1,108 @@
+"""Profiles add up (issue 13): hands and matches played and won, finishes by kind, the rating as one
+number with its history chart, recent matches; the hand history gives each hand's result; bots
+wear a badge and cannot be reported; practice never counts."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from accounts.errors import ServiceError
+from games import bot_players, services, stats
+from games.engine.rules import RuleSet
+from games.models import Match, Move
+from moderation import services as moderation_services
+
+from .conftest import make_table, make_user
+from .test_history import play_out_by_timeouts
+
+pytestmark = pytest.mark.django_db
+
+
+def play_penalty_match(users=None):
+    table, users = make_table(rules=RuleSet.preset("penalty", hands_per_match=1), players=users)
+    services.start_match(user=table.room.owner, table_id=table.id)
+    hand = play_out_by_timeouts(table)
+    return table, users, hand
+
+
+def test_the_record_counts_hands_matches_finishes_and_rating():
+    table, users, hand = play_penalty_match()
+    finish = Move.objects.filter(hand=hand, action="finish").first()
+    for seat, user in enumerate(users):
+        record = stats.player_record(user)
+        assert record["hands_played"] == 1 and record["matches_played"] == 1
+        won = finish is not None and finish.seat == seat
+        assert record["hands_won"] == int(won)
+        assert record["finishes"].total == int(won)
+        assert record["rating"] is not None and record["rated_matches"] == 1
+        assert record["recent"][0]["room"] == table.room.name
+    assert sum(stats.player_record(user)["matches_won"] for user in users) >= 1
+
+
+def test_the_profile_page_shows_it_with_a_rating_chart_after_two_matches():
+    table, users, hand = play_penalty_match()
+    play_penalty_match(users)
+    client = Client()
+    page = client.get(f"/players/{users[0].username}/").content.decode()
+    assert 'data-stat="hands_played">2<' in page and 'data-stat="matches_played">2<' in page
+    assert 'data-testid="rating-chart"' in page and "<polyline" in page
+    assert "μ" not in page and "OpenSkill" not in page
+    assert "Son maçlar" in page
+
+
+def test_hand_history_lists_the_result_and_links_to_replay_and_proof():
+    table, users, hand = play_penalty_match()
+    page = Client().get(f"/players/{users[0].username}/hands/").content.decode()
+    assert f"/hands/{hand.id}/" in page and f"/hands/{hand.id}/proof.json" in page
+    finish = Move.objects.filter(hand=hand, action="finish").first()
+    if finish is not None:
+        assert users[finish.seat].username in page
+        assert "+20" in page or "+40" in page or "+80" in page or "+0" in page
+    else:
+        assert "Kimse (taşlar bitti)" in page and "+10" in page
+
+
+def test_practice_never_counts():
+    player = make_user("Pratikçi")
+    table = services.start_practice(user=player)
+    Match.objects.filter(table=table).update(status=Match.Status.FINISHED)
+    record = stats.player_record(player)
+    assert record["hands_played"] == 0 and record["matches_played"] == 0 and record["rating"] is None
+
+
+def test_a_bot_has_a_badge_and_cannot_be_reported():
+    (bot,) = bot_players.bot_users(1)
+    viewer = make_user("Bakan")
+    client = Client()
+    client.force_login(viewer)
+    page = client.get(f"/players/{bot.username}/").content.decode()
+    assert 'data-testid="bot-badge"' in page and 'data-testid="report-player"' not in page
+    with pytest.raises(ServiceError) as refused:
+        moderation_services.file_report(reporter=viewer, reported=bot, reason="cheating")
+    assert refused.value.code == "report_bot"
+
+
+def test_the_leaderboard_lists_people_with_enough_rated_matches_as_one_number():
+    from games.models import PlayerRating
+
+    table, users, hand = play_penalty_match()
+    PlayerRating.objects.filter(salon=None).update(matches=stats.MIN_RATED_MATCHES)
+    (bot,) = bot_players.bot_users(1)
+    PlayerRating.objects.create(user=bot, salon=None, ordinal=50, matches=10)
+    rows = stats.leaderboard()
+    assert {row["nickname"] for row in rows} == {user.username for user in users}
+    assert all(isinstance(row["rating"], int) for row in rows)
+    page = Client().get("/leaderboard/").content.decode()
+    assert 'class="tab-bar__tab"' in page and "Tüm salonlar" in page and bot.username not in page
+
+
+def test_the_fair_deal_page_speaks_plainly_and_folds_the_technical_details():
+    table, users, hand = play_penalty_match()
+    page = Client().get(f"/hands/{hand.id}/").content.decode()
+    section = page.split('data-testid="fair-deal"')[1].split("</section>")[0]
+    plain, details = section.split("<details>")
+    assert "Bu el adil dağıtıldı mı?" in plain and "Dağıtım adil" in plain
+    for technical in ("SHA-256", "taahhüt", "Tuz", "python -m"):
+        assert technical not in plain
+    assert hand.commitment in details and "python -m games.engine verify" in details

@@ -1,0 +1,53 @@
+"""The staff form that creates a tournament (services check everything again)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.engine.rules import COUNTDOWN, PENALTY, RuleSet
+from tournaments.models import WEEKDAYS, Format
+
+
+class TournamentForm(forms.Form):
+    name = forms.CharField(label=_("Turnuva adı"), min_length=3, max_length=60)
+    format = forms.ChoiceField(label=_("Biçim"), choices=Format.choices, initial=Format.KNOCKOUT)
+    scoring = forms.ChoiceField(label=_("Puanlama"), initial=PENALTY,
+                                choices=[(COUNTDOWN, _("Sayma (20'den sıfıra)")), (PENALTY, _("Ceza puanı"))])
+    hands_per_match = forms.TypedChoiceField(label=_("Ceza maçı kaç el"), coerce=int, initial=1,
+                                             choices=[(1, "1"), (3, "3")])
+    players = forms.TypedChoiceField(label=_("Masada oyuncu"), coerce=int, initial=4, choices=[(4, "4"), (2, "2")])
+    turn_seconds = forms.IntegerField(label=_("Hamle süresi (saniye)"), min_value=10, max_value=60, initial=20)
+    starts_at = forms.DateTimeField(label=_("Başlangıç"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+    registration_minutes = forms.IntegerField(label=_("Kayıt süresi (dakika)"), min_value=0, max_value=7 * 24 * 60,
+                                              initial=60)
+    min_players = forms.IntegerField(label=_("En az oyuncu"), min_value=2, max_value=1024, initial=4)
+    max_players = forms.IntegerField(label=_("En çok oyuncu"), min_value=2, max_value=1024, initial=64)
+    buy_in = forms.IntegerField(label=_("Giriş ücreti (çip, 0 = ücretsiz)"), min_value=0, max_value=10**6, initial=0)
+    added_chips = forms.IntegerField(label=_("Ödüle eklenen çip"), min_value=0, max_value=10**7, initial=0)
+    duration_minutes = forms.IntegerField(label=_("Arena süresi (dakika)"), min_value=5, max_value=24 * 60, initial=30)
+    go_on = forms.TypedChoiceField(label=_("Masadan üst tura çıkan (eleme)"), coerce=int, initial=1,
+                                   choices=[(1, _("birinci")), (2, _("ilk iki"))])
+    repeat_on = forms.MultipleChoiceField(
+        label=_("Her hafta aynı saatte tekrarla"), required=False, widget=forms.CheckboxSelectMultiple,
+        help_text=_("Boş bırakırsanız turnuva bir kez oynanır."),
+        choices=WEEKDAYS)
+
+    def service_fields(self) -> dict[str, Any]:
+        data = dict(self.cleaned_data)
+        rules = RuleSet.preset(data.pop("scoring"), players=data.pop("players"),
+                               hands_per_match=data.pop("hands_per_match"))
+        data.pop("starts_at")
+        data.pop("repeat_on")
+        return {**data, "rules": rules.to_dict()}
+
+    def weekdays(self) -> str:
+        """The days it repeats on ("" = once)."""
+        return "".join(sorted(self.cleaned_data.get("repeat_on") or []))
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(label=_("Sebep"), min_length=3, max_length=200)
+    nickname = forms.CharField(required=False, max_length=40)
