@@ -267,7 +267,9 @@ def seat_take(request: HttpRequest, room_id: int, table_id: int, position: int) 
         services.take_seat(user=request.user, table=table, position=position)
     except ServiceError as error:
         return _error_response(request, error, table.room.get_absolute_url())
-    return _ok_response(request, table.room.get_absolute_url())
+    # Sitting takes the player to the table, where the game starts — also without the room's socket
+    # (JavaScript off, or a click before the socket opened).
+    return _ok_response(request, table.get_absolute_url(), url=table.get_absolute_url())
 
 
 @login_required

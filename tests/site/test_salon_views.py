@@ -213,7 +213,7 @@ def test_seat_endpoints_answer_json_with_codes(client):
     client.force_login(make_player("Ali"))
     url = f"/rooms/{room.pk}/tables/{table.pk}/"
     ok = client.post(url + "sit/1/", headers={"Accept": "application/json"})
-    assert ok.json() == {"ok": True}
+    assert ok.json() == {"ok": True, "url": f"/tables/{table.pk}/"}
     other = make_player("Veli")
     client.force_login(other)
     taken = client.post(url + "sit/1/", headers={"Accept": "application/json"})
@@ -225,6 +225,19 @@ def test_seat_endpoints_answer_json_with_codes(client):
     assert client.post(f"/rooms/{other_room.pk}/tables/{table.pk}/sit/0/").status_code == 404
     redirected = client.post(url + "leave/", follow=True)
     assert "Bu masada oturmuyorsunuz." in redirected.content.decode()
+
+
+def test_sitting_without_the_rooms_socket_takes_the_player_to_the_table(client):
+    # The form posts when JavaScript is off or the room's socket has not opened yet: the player
+    # still ends up where the game starts, as when the socket seats them.
+    room = make_room()
+    table = room.tables.get()
+    client.force_login(make_player("Ali"))
+    seated = client.post(f"/rooms/{room.pk}/tables/{table.pk}/sit/2/")
+    assert seated.status_code == 302 and seated["Location"] == f"/tables/{table.pk}/"
+    client.force_login(make_player("Veli"))
+    refused = client.post(f"/rooms/{room.pk}/tables/{table.pk}/sit/2/")  # Ali's seat: back to the room
+    assert refused.status_code == 302 and refused["Location"] == f"/rooms/{room.pk}/"
 
 
 def test_owner_tools_through_views(client):
