@@ -26,7 +26,9 @@ without a handle, link or number ("telegram") is a *weak* signal (default action
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 try:  # pragma: no branch - tldextract is a pinned dependency; the fallback keeps the core usable
     import tldextract
@@ -170,6 +172,34 @@ _NUMBER_TOKEN_RE = re.compile(r"[a-z]+|\d+")
 _NUMBER_GAP_RE = re.compile(r"[\s,.;:/\-]*")
 
 
+@lru_cache(maxsize=1024)
+def _glued_number_words(token: str) -> tuple[tuple[int, int], ...] | None:
+    """Split a word made only of number words ("besyuzotuziki" -> bes|yuz|otuz|iki) into their
+    spans, as people glue a phone number read out; ``None`` unless the whole word splits."""
+    if len(token) > 60:
+        return None
+    best: list[tuple[tuple[int, int], ...] | None] = [None] * (len(token) + 1)
+    best[0] = ()
+    for end in range(1, len(token) + 1):
+        for start in range(max(0, end - 6), end):  # the longest number word has 6 letters
+            if best[start] is not None and token[start:end] in _NUMBER_WORDS:
+                best[end] = (*best[start], (start, end))  # type: ignore[misc]
+                break
+    return best[len(token)]
+
+
+def _number_tokens(t: str) -> Iterator[tuple[str, int, int]]:
+    """Words and digit groups of ``t``, with glued number words split apart."""
+    for m in _NUMBER_TOKEN_RE.finditer(t):
+        token = m.group()
+        pieces = None if token.isdigit() or token in _NUMBER_WORDS else _glued_number_words(token)
+        if pieces:
+            for a, b in pieces:
+                yield token[a:b], m.start() + a, m.start() + b
+        else:
+            yield token, m.start(), m.end()
+
+
 def _spoken_number_runs(t: str) -> list[tuple[str, list[tuple[int, int]]]]:
     """Runs of number words (digits may mix in) as digit groups: [("0 532 123 45 67", spans)], each
     group's span in ``t``. Only runs of five words or more: a phone number read out is never shorter."""
@@ -194,45 +224,44 @@ def _spoken_number_runs(t: str) -> list[tuple[str, list[tuple[int, int]]]]:
             runs.append((" ".join(g for g, _a, _b in groups), [(a, b) for _g, a, b in groups]))
         groups, words = [], 0
 
-    for m in _NUMBER_TOKEN_RE.finditer(t):
-        token = m.group()
-        if last_end >= 0 and not _NUMBER_GAP_RE.fullmatch(t[last_end:m.start()]):
+    for token, token_start, token_end in _number_tokens(t):
+        if last_end >= 0 and not _NUMBER_GAP_RE.fullmatch(t[last_end:token_start]):
             close_run()
         if token.isdigit():
             flush()
-            groups.append((token, m.start(), m.end()))
+            groups.append((token, token_start, token_end))
             words += 1
         elif token in _NUMBER_WORDS:
             words += 1
             if token == "sifir":
                 flush()
-                groups.append(("0", m.start(), m.end()))
+                groups.append(("0", token_start, token_end))
             elif token == "yuz":
                 if value is not None and value < 10 and "hundreds" not in places:
                     value, places = value * 100, {"hundreds"}
                 else:
                     flush()
-                    value, places, start = 100, {"hundreds"}, m.start()
+                    value, places, start = 100, {"hundreds"}, token_start
             elif token in _TENS:
                 if value is not None and value % 100 == 0 and not places & {"tens", "units"}:
                     value += _TENS[token]
                     places.add("tens")
                 else:
                     flush()
-                    value, places, start = _TENS[token], {"tens"}, m.start()
+                    value, places, start = _TENS[token], {"tens"}, token_start
             else:
                 if value is not None and "units" not in places:
                     value += _UNITS[token]
                     places.add("units")
                 else:
                     flush()
-                    value, places, start = _UNITS[token], {"units"}, m.start()
-            end = m.end()
+                    value, places, start = _UNITS[token], {"units"}, token_start
+            end = token_end
         else:
             close_run()
             last_end = -1
             continue
-        last_end = m.end()
+        last_end = token_end
     close_run()
     return runs
 

@@ -43,11 +43,15 @@ _HAS_DIGIT_RE = re.compile(r"\d")
 _SPACE_RE = re.compile(r"\s")
 _MASK_CHAR = "*"
 # A letter hidden behind a symbol, as people write swear words in chat ("s*ktir", "or*spu", "s.keyim",
-# "a*k"): a word whose inner letters stand behind one or two symbols is tried with each letter there.
-_MASKED_TOKEN_RE = re.compile(r"(?<![a-z0-9*#_+.\-])[a-z]+(?:[*#_+.\-]{1,2}[a-z]+)+(?![a-z0-9*#_+.\-])")
-_MASK_GROUP_RE = re.compile(r"[*#_+.\-]{1,2}")
+# "a*k", "s***ir"): a word whose inner letters stand behind symbols is tried with each letter there.
+# Three symbols in a row hide letters only when they are not an ellipsis ("ya...sabır").
+_MASK = r"(?:[*#_+\-]{3}|[*#_+.\-]{1,2})"
+_MASKED_TOKEN_RE = re.compile(rf"(?<![a-z0-9*#_+.\-])[a-z]+(?:{_MASK}[a-z]+)+(?![a-z0-9*#_+.\-])")
+_MASK_GROUP_RE = re.compile(_MASK)
 _MASK_LETTERS = "abcdefghijklmnoprstuvyz"  # the folded Turkish alphabet (no q, w, x)
-_MAX_MASKED_LETTERS = 2
+_MAX_MASKED_LETTERS = 3
+# Three hidden letters leave too little to read unless as many stay visible ("s***ir", not "a***k").
+_MIN_VISIBLE_FOR_THREE = 3
 _MAX_RUN = 48  # letters-one-by-one runs are scanned in windows of this size (quadratic scan)
 
 
@@ -244,8 +248,8 @@ class CompiledRules:
                     entry.needs_context, entry.elliptic)
 
     def _match_masked(self, t: str, hits: list[_Hit]) -> None:
-        """Insults with letters behind symbols ("s*ktir", "s**tir", "or*spu", "s.keyim"): the hidden
-        letters (at most two) are filled with every letter that keeps the word on the way to a
+        """Insults with letters behind symbols ("s*ktir", "s**tir", "s***ir", "or*spu", "s.keyim"): the
+        hidden letters (at most three) are filled with every letter that keeps the word on the way to a
         known root, and each filling is looked up like a plain word; only insults count, and only
         words the plain scan did not already catch. A root's exceptions ("sık" is not "sik") rest on
         the very letter that is hidden, so they do not apply: nobody hides a letter of "sıkıldım"."""
@@ -258,7 +262,9 @@ class CompiledRules:
                 continue
             parts = _MASK_GROUP_RE.split(token)
             gaps = [len(g) for g in _MASK_GROUP_RE.findall(token)]
-            if sum(gaps) > _MAX_MASKED_LETTERS:
+            hidden = sum(gaps)
+            if hidden > _MAX_MASKED_LETTERS or (hidden == _MAX_MASKED_LETTERS
+                                                and sum(map(len, parts)) < _MIN_VISIBLE_FOR_THREE):
                 continue
             # Build the fillings left to right, keeping only those still a prefix of some root.
             candidates = [parts[0]]

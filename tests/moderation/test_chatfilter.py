@@ -61,6 +61,9 @@ TABLE_TALK = [
     "beş altı yedi sekiz dokuz on on bir on iki on üç dizdim", "on bir on iki on üç bir", "bir iki üç dört beş",
     "yüz puan aldım, iki yüz elli puan oldu", "saat on bire çeyrek var",
     "iki el daha oynayalım, üç kişi kaldık, bir bot var, beş dakika",
+    "onbir onikion üç", "beşaltıyedi sekiz dizdim", "onbir kişi yedi yemek", "yediiki seksenbir",
+    # an ellipsis is not three hidden letters
+    "ya...sabır", "tamam...gel", "of...ya", "bilmem...bakarız", "s...ir ne demek", "hadi---git",
 ]
 
 SCUNTHORPE = [
@@ -173,7 +176,8 @@ INSULTS = [
     "amkkkk", "o r o s p u", "o r o s p u ç o c u ğ u", "a.q", "a q", "a m k", "o ç", "s!kt!r", "p1ç",
     # letters hidden behind a symbol
     "s*ktir", "s**tir git", "ananı s*keyim", "s.keyim", "ş*kerim", "or*spu", "o*ospu", "a*k", "p*ç",
-    "y*rrak", "am*na koyim", "yav*ak", "ş*refsiz", "s+ktir",
+    "y*rrak", "am*na koyim", "yav*ak", "ş*refsiz", "s+ktir", "s***ir git", "o***pu", "ananı s***yim",
+    "ş***fsiz", "y***ak", "s---ir",
     "yavs4k", "geri-zekalı", "g.e.r.i.z.e.k.a.l.i", "sаlak",  # Cyrillic а
     "aptal!", "bu ne ap.tal hareket",
 ]
@@ -290,6 +294,9 @@ ADVERTISING = [
     "beni ara sıfır beş yüz otuz iki, yüz yirmi üç, kırk beş, altmış yedi",
     "0 beş yüz otuz iki 123 45 67", "beş yüz otuz iki yüz yirmi üç kırk beş altmış yedi",
     "SIFIR BEŞ YÜZ OTUZ İKİ - YÜZ YİRMİ ÜÇ - KIRK BEŞ - ALTMIŞ YEDİ",
+    # ... and glued into words
+    "sıfırbeşyüzotuziki yüzyirmiüç kırkbeş altmışyedi", "beşyüzotuzikiyüzyirmiüçkırkbeşaltmışyedi",
+    "ara beni sifirbesyuzotuziki 123 kirkbes 67",
 ]
 
 
