@@ -37,6 +37,38 @@ def test_english_labels_have_no_colons_either():
     assert not [label for label in labels if label.endswith(":")]
 
 
+def title_case_words(html: str) -> list[str]:
+    """Headings and buttons whose later words start with a capital ("E-Posta Onay Kodu Gir")."""
+    texts = re.findall(r"<(?:h1|h2|button)[^>]*>(.*?)</(?:h1|h2|button)>", visible_html(html), re.S)
+    found = []
+    for text in (re.sub(r"<[^>]+>|\s+", " ", t).strip() for t in texts):
+        words = [w for w in re.split(r"[\s-]+", text.replace("Okey Salonu", "")) if w]
+        if any(w[0].isupper() for w in words[1:]):
+            found.append(text)
+    return found
+
+
+def visible_html(html: str) -> str:
+    return html.split('<main id="main" class="page">')[-1].split("</main>")[0]
+
+
+@pytest.mark.parametrize("url", AUTH_PAGES + ["/accounts/password/change/", "/accounts/email/", "/accounts/logout/"])
+def test_account_pages_write_headings_and_buttons_in_sentence_case(url):
+    client = Client(HTTP_ACCEPT_LANGUAGE="tr")
+    client.force_login(make_player("Ayse"))
+    if url in AUTH_PAGES:
+        client.logout()
+    assert title_case_words(client.get(url).content.decode()) == []
+
+
+def test_the_code_page_says_it_in_sentence_case_and_plain_turkish(client, mailoutbox):
+    response = signup(client)
+    html = client.get(response["Location"]).content.decode()
+    assert title_case_words(html) == []
+    assert "E-posta onay kodu" in visible_text(html)
+    assert "Onay e-postası" in html and "e-posta'sı" not in html
+
+
 def test_the_code_page_cancel_has_a_dotted_capital_i(client, mailoutbox):
     response = signup(client)
     page = client.get(response["Location"]).content.decode()
