@@ -64,8 +64,11 @@
   function beep(name) {
     if (!settings.sound) return;
     record("sound", name);
+    // Browsers keep audio off (and complain) until the first tap on the page: start it from then.
+    if (navigator.userActivation && !navigator.userActivation.hasBeenActive) return;
     try {
       audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      if (audio.state === "suspended") audio.resume();
       const [tones, volume, wave] = SOUNDS[name] || SOUNDS.turn;
       for (const [freq, start, length] of tones) {
         const osc = audio.createOscillator();
@@ -491,7 +494,7 @@
       if (!left) clearInterval(botsTimer);
     };
     show();
-    botsTimer = setInterval(show, 1000);
+    botsTimer = setInterval(show, 250);  // a quarter second: the number never lags a whole second
   }
 
   function renderDiscards(okey, hand) {
