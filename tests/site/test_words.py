@@ -73,6 +73,10 @@ def test_the_code_page_cancel_has_a_dotted_capital_i(client, mailoutbox):
     response = signup(client)
     page = client.get(response["Location"]).content.decode()
     assert "İptal" in page and "Iptal" not in page
+    # Cancel is the quiet, outlined button; "Onayla" the one that stands out.
+    cancel = re.search(r"<button[^>]*>\s*İptal\s*</button>", page).group()
+    confirm = re.search(r"<button[^>]*>\s*Onayla\s*</button>", page).group()
+    assert 'class="auth-secondary"' in cancel and "auth-secondary" not in confirm
 
 
 def test_emails_name_the_site_not_the_host(client, mailoutbox):
