@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Count, Min
+from django.db.models import Count, Min, Sum
 from django.utils import timezone
 
 from tournaments.models import Entry, Format, Tournament, TournamentTable
@@ -30,6 +30,16 @@ def lobby_strip() -> list[Tournament]:
     """The next few tournaments, running ones first: one query."""
     return list(Tournament.objects.filter(status__in=[Tournament.Status.SCHEDULED, Tournament.Status.RUNNING])
                 .annotate(players=Count("entries")).order_by("-status", "starts_at")[:STRIP_LIMIT])
+
+
+def prize_pool(tournament: Tournament) -> int:
+    """The pool as players should read it: fixed at the start; before it, the buy-ins taken so far
+    plus the chips staff add (what the start will fix, unless someone unregisters or is banned)."""
+    if tournament.status != Tournament.Status.SCHEDULED:
+        return tournament.pool
+    paid = (Entry.objects.filter(tournament=tournament).exclude(state=Entry.State.REMOVED)
+            .aggregate(total=Sum("paid"))["total"]) or 0
+    return paid + tournament.added_chips
 
 
 def entry_of(tournament: Tournament, user: Any) -> Entry | None:

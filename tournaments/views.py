@@ -33,6 +33,7 @@ def _detail_context(request: HttpRequest, tournament: Tournament) -> dict:
         "rounds": selectors.rounds(tournament),
         "can_manage": services.can_manage(request.user, tournament.salon_id),
         "is_arena": tournament.format == Format.ARENA,
+        "pool": selectors.prize_pool(tournament),
         "now": timezone.now(),
     }
 

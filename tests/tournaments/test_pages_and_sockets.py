@@ -53,6 +53,22 @@ def test_list_detail_register_and_unregister_pages(salon):
 
 
 @pytest.mark.django_db
+def test_the_pool_grows_with_each_registration_before_the_start(salon):
+    # Before the start the page says what the pool holds so far, not the 0 it is fixed from.
+    tournament = new_tournament(salon=salon, buy_in=50, added_chips=100)
+    first, second = make_players(2)
+    page = client_for(first)
+    assert "ödül havuzu 100 çip" in page.get(f"/tournaments/{tournament.pk}/").content.decode()
+    register_all(tournament, [first, second])
+    assert "ödül havuzu 200 çip" in page.get(f"/tournaments/{tournament.pk}/standings/").content.decode()
+    services.unregister(user=second, tournament_id=tournament.pk)
+    assert "ödül havuzu 150 çip" in page.get(f"/tournaments/{tournament.pk}/").content.decode()
+    services.sweep(now=tournament.starts_at)  # too few left: cancelled, every buy-in refunded
+    assert Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.CANCELLED
+    assert "ödül havuzu 0 çip" in page.get(f"/tournaments/{tournament.pk}/").content.decode()
+
+
+@pytest.mark.django_db
 def test_staff_create_page_and_others_are_refused(salon):
     staff = make_staff(salon)
     player = make_players(1)[0]
