@@ -144,10 +144,36 @@ HAND_INSULTS: tuple[Lex, ...] = (
     Lex("avradını", "insult", "prefix", _SEVERE),
     Lex("avradına", "insult", "prefix", _SEVERE),
     Lex("ecdadını", "insult", "prefix", _SEVERE),
+    Lex("şırfıntı", "insult", "prefix", _SEVERE),
+    Lex("godoş", "insult", "prefix", _SEVERE),
+    Lex("sikko", "insult", "prefix", _SEVERE),
+    Lex("kodumun", "insult", "prefix", _SEVERE),  # "kodumun oğlu": the swear word in disguise
+    Lex("ağzına sıç", "insult", "prefix", _SEVERE, joinable=True),  # not "ağzına sağlık" (well said)
+    Lex("sıçtığım", "insult", "prefix", _SEVERE),  # "sıçtığımın oğlu"; "sıçtım" (I blew it) passes
+    # written without vowels, as in chat ("şrfsz", "pzvnk")
+    Lex("şrfsz", "insult", "exact"),
+    Lex("srfsz", "insult", "exact"),
+    Lex("yvşk", "insult", "exact"),
+    Lex("orsp", "insult", "exact", _SEVERE),
+    Lex("pzvnk", "insult", "prefix", _SEVERE),
+    Lex("pzv", "insult", "exact", _SEVERE),
+    # name-calling of the "salak" kind
+    Lex("angut", "insult", "suffix"),
+    Lex("zibidi", "insult", "suffix"),
+    Lex("lavuk", "insult", "suffix"),
+    Lex("hırt", "insult", "exact", suffixes=("sın", "sin", "san", "lar", "ler", "lan")),
+    Lex("keko", "insult", "exact", suffixes=("sun", "lar", "lan")),
+    Lex("allahsız", "insult", "prefix"),
+    Lex("imansız", "insult", "prefix"),
+    # an animal called at a person ("eşek herif", "köpek oğlu"): the animal alone is just an animal
+    *(Lex(f"{animal} {tail}", "insult", "prefix", joinable=True)
+      for animal in ("eşek", "eşşek", "köpek", "it", "hayvan", "ayı", "kıl", "domuz")
+      for tail in ("herif", "oğlu")),
+    Lex("eşek kafalı", "insult", "prefix", joinable=True),
     # elliptic insults: the swear verb left out ("ananı!", "senin anan", "bacını be")
     *(Lex(form, "insult", "exact", elliptic=True) for form in (
         "ananı", "ananızı", "anana", "ananıza", "ananın", "anan", "ananız", "anasını", "anası",
-        "anneni", "annene", "anneniz", "bacını", "bacına", "bacın", "sülaleni", "sülalene",
+        "anneni", "annene", "anneniz", "bacını", "bacına", "bacın", "sülaleni", "sülalene", "ebeni", "ebene",
         # the religious ones, as bare ("allahını!", "dinini be"); in a sentence they pass ("dinini bilmem")
         "allahını", "allahına", "dinini", "dinine", "imanını", "kitabını", "kitabına",
     )),

@@ -62,6 +62,10 @@ TABLE_TALK = [
     "yüz puan aldım, iki yüz elli puan oldu", "saat on bire çeyrek var",
     "iki el daha oynayalım, üç kişi kaldık, bir bot var, beş dakika",
     "onbir onikion üç", "beşaltıyedi sekiz dizdim", "onbir kişi yedi yemek", "yediiki seksenbir",
+    # the animal alone, "sağ ol" written "sg ol", "ağzına sağlık" (well said)
+    "sağ ol", "sg ol", "eşek şakası yaptı", "köpeğim var", "herif geldi", "kıl payı kaçırdım",
+    "ayı gibi uyudum", "ağzına sağlık", "hayvan sever misin", "köpek gibi yoruldum", "ebeni ara",
+    "ebene selam söyle", "itiraz etme", "hayvanat bahçesi", "kıl oldum", "eşek yükü kadar puan", "kekik",
     # an ellipsis is not three hidden letters
     "ya...sabır", "tamam...gel", "of...ya", "bilmem...bakarız", "s...ir ne demek", "hadi---git",
 ]
@@ -178,6 +182,11 @@ INSULTS = [
     "s*ktir", "s**tir git", "ananı s*keyim", "s.keyim", "ş*kerim", "or*spu", "o*ospu", "a*k", "p*ç",
     "y*rrak", "am*na koyim", "yav*ak", "ş*refsiz", "s+ktir", "s***ir git", "o***pu", "ananı s***yim",
     "ş***fsiz", "y***ak", "s---ir",
+    # written without vowels, name-calling, an animal called at a person, "ağzına …"
+    "şrfsz", "srfsz herif", "yvşk", "orsp", "pzvnk", "pzv", "angut", "zibidi misin", "lavuk", "hırtsın",
+    "keko", "allahsız", "imansız", "eşek herif", "eşşek herif", "köpek herif", "it herif", "hayvan herif",
+    "kıl herif", "köpek oğlu", "eşek kafalı", "ebeni be", "şırfıntı", "godoş", "sikko", "kodumun oğlu",
+    "ağzına sıçayım", "sıçtığımın oğlu",
     "yavs4k", "geri-zekalı", "g.e.r.i.z.e.k.a.l.i", "sаlak",  # Cyrillic а
     "aptal!", "bu ne ap.tal hareket",
 ]
