@@ -15,8 +15,9 @@ list of TLDs that are not Turkish words.
 URL and does not see obfuscated forms; the tests use it as an independent oracle instead.
 
 Phone numbers must look like Turkish numbers: a 0 / +90 / 0090 trunk prefix, or a mobile number
-(5xx) written as one block or in 3-3-2-2 style groups. Okey tile talk ("4 5 6 7 8 9 10 11",
-"12 13 1") is made of 1-2 digit groups without a leading 0 and never qualifies.
+(5xx) written as one block, in 3-3-2-2 style groups, digit by digit, or in pairs with one above 13.
+Okey tile talk ("4 5 6 7 8 9 10 11", "12 13 1") is made of 1-2 digit groups of 1-13 without a
+leading 0 and never qualifies.
 
 A bare ``@nick`` addresses someone at the table ("@ahmet sıra sende") and passes; it is
 advertising only next to words like "takip", "abone", "insta", "telegram". Naming a platform
@@ -120,6 +121,12 @@ _TRADE_RE = re.compile(
     r"|" + _CHIP + r"[^.!?]{0,20}?\d+\s*(?:tl|lira|try|euro|dolar)(?![a-z])"
     r"|\d+\s*(?:tl|lira|try)\w{0,3}\s+(?:\w+\s+){0,3}" + _CHIP
     + r")"
+)
+# Lures of the chip scammers ("bedava çip", "çip hilesi", "hile programı indir"): without a link or
+# a number they lead nowhere yet, so they are weak — shown, and flagged to the salon's staff.
+_LURE_RE = re.compile(
+    r"(?<![a-z0-9])(?:(?:bedava|ucretsiz|free|sinirsiz)\s+" + _CHIP
+    + r"|(?:" + _CHIP + r"|okey)\s+hile\w*|hile\s+(?:program\w*|indir\w*|yukle\w*|link\w*|apk))"
 )
 _CHUNK_RE = re.compile(r"\S+")
 
@@ -308,10 +315,22 @@ def _valid_phone(digits: str, lengths: list[int], plus: bool) -> bool:
         return False
     if trunk:
         return True
-    # no trunk prefix: only a mobile number written as one block or as 3-3-2-2 / 3-3-4 / 3-7
+    # no trunk prefix: only a mobile number written as one block or as 3-3-2-2 / 3-3-4 / 3-7, or
+    # spelled digit by digit, or in pairs one of which no tile has ("53 21 23 45 67"): tile talk in
+    # one- and two-digit groups is made of 1-13, and ten single digits from a 5 are never a run.
     if d[0] != "5":
         return False
-    return len(lengths) == 1 or (lengths[0] == 3 and all(n >= 2 for n in lengths))
+    if len(lengths) == 1 or (lengths[0] == 3 and all(n >= 2 for n in lengths)):
+        return True
+    if len(digits) != 10 or any(n > 2 for n in lengths):
+        return False
+    groups, at = [], 0
+    for n in lengths:
+        groups.append(int(digits[at:at + n]))
+        at += n
+    if all(n == 1 for n in lengths):
+        return list(digits) != sorted(digits)  # "5 5 5 6 6 6 7 7 7 8" lists tiles
+    return any(group > 13 for group in groups)
 
 
 class AdDetector:
@@ -353,6 +372,8 @@ class AdDetector:
         self._scan_social(t, hits)
         for m in _TRADE_RE.finditer(t):
             hits.append(AdHit("chip trade", m.start(), m.end(), True, m.group()))
+        for m in _LURE_RE.finditer(t):
+            hits.append(AdHit("free-chip or cheat lure", m.start(), m.end(), False, m.group()))
         strong = [(h.start, h.end) for h in hits if h.strong]
         # "discord" inside "discord.gg/x" is part of the link, not a separate mention
         return [h for h in hits if h.strong or not any(a < h.end and h.start < b for a, b in strong)]

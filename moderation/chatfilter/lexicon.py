@@ -275,6 +275,20 @@ POLITICS: tuple[Lex, ...] = (
     Lex("ülkücü", "politics", "prefix"),
     Lex("kemalist", "politics", "prefix"),
     Lex("yandaş", "politics", "suffix", needs_context=True),
+    Lex("emhape", "politics", "prefix"),
+    Lex("kürdistan", "politics", "prefix"),
+    Lex("şeriat", "politics", "suffix"),
+    # names and words that are everyday too ("bahçeli ev" is a house with a garden,
+    # "Atatürk Caddesi" a street): politics only beside another political word ("hükümet istifa")
+    Lex("istifa", "politics", "prefix", needs_context=True),
+    Lex("apo", "politics", "exact", needs_context=True),
+    Lex("bahçeli", "politics", "exact", needs_context=True),
+    Lex("babacan", "politics", "exact", needs_context=True),
+    Lex("atatürk", "politics", "prefix", needs_context=True),
+    Lex("laik", "politics", "suffix", needs_context=True),
+    Lex("suriyeli", "politics", "prefix", needs_context=True),
+    Lex("mülteci", "politics", "prefix", needs_context=True),
+    Lex("enflasyon", "politics", "prefix", needs_context=True),
 )
 
 # ---------------------------------------------------------------------------------------------

@@ -66,6 +66,13 @@ TABLE_TALK = [
     "sağ ol", "sg ol", "eşek şakası yaptı", "köpeğim var", "herif geldi", "kıl payı kaçırdım",
     "ayı gibi uyudum", "ağzına sağlık", "hayvan sever misin", "köpek gibi yoruldum", "ebeni ara",
     "ebene selam söyle", "itiraz etme", "hayvanat bahçesi", "kıl oldum", "eşek yükü kadar puan", "kekik",
+    # cheating talked about, not sold
+    "hile yapma", "hileci misin", "hile var bu oyunda", "bedava", "çip kazandım",
+    # tiles listed in one- and two-digit groups
+    "5 5 5 6 6 6 7 7 7 8", "12 13 1 2 3 4 5 6 7 8", "5 10 11 12 13 1 2 3 4 5", "puanlar 5 12 8 3 ve 10 13 2 9",
+    # everyday words that are politics only in political company
+    "reis bu el senin", "reisim sen çok iyisin", "atatürk caddesinde oturuyorum", "bahçeli ev", "apo abi geldi",
+    "istifa ettim işten", "enflasyon yüzünden çay pahalı", "babacan adam",
     # an ellipsis is not three hidden letters
     "ya...sabır", "tamam...gel", "of...ya", "bilmem...bakarız", "s...ir ne demek", "hadi---git",
 ]
@@ -260,6 +267,8 @@ POLITICS = [
     "darbeci", "ak parti", "Mansur Yavaş", "Devlet Bahçeli", "tayyip",
     # everyday words only in political company (see test_chatfilter_context.py for them alone)
     "seçimde X partisine oy verin", "siyaset konuşalım, iktidar çok kötü",
+    "hükümet istifa", "emhape", "kürdistan", "şeriat gelsin", "suriyeliler yüzünden enflasyon",
+    "atatürk ve chp", "bahçeli ve erdoğan", "babacan başkan aday",
 ]
 
 
@@ -306,6 +315,9 @@ ADVERTISING = [
     # ... and glued into words
     "sıfırbeşyüzotuziki yüzyirmiüç kırkbeş altmışyedi", "beşyüzotuzikiyüzyirmiüçkırkbeşaltmışyedi",
     "ara beni sifirbesyuzotuziki 123 kirkbes 67",
+    # a mobile number spelled digit by digit, or in pairs no tile has
+    "5 3 2 1 2 3 4 5 6 7", "beş üç iki bir iki üç dört beş altı yedi", "53 21 23 45 67",
+    "elli üç yirmi bir yirmi üç kırk beş altmış yedi",
 ]
 
 
@@ -316,7 +328,10 @@ def test_advertising_is_blocked(text: str) -> None:
     assert result.categories == ["advertising"]
 
 
-@pytest.mark.parametrize("text", ["telegram", "youtube'da izledim", "instagram hesabın var mı", "discord"])
+@pytest.mark.parametrize("text", ["telegram", "youtube'da izledim", "instagram hesabın var mı", "discord",
+                                  # scammers' lures with nowhere to go yet: staff get to see them
+                                  "bedava çip", "ücretsiz çip için tıkla", "çip hilesi", "okey hilesi indir",
+                                  "hile programı var"])
 def test_naming_a_platform_is_only_flagged(text: str) -> None:
     result = filter_message(text)
     assert result.action == "flag", result.reasons
