@@ -147,6 +147,15 @@ def test_result_of_a_hand_screenshots(new_page, asgi_live_server, language):
         anonymous.context.add_cookies([{"name": "django_language", "value": "en", "url": asgi_live_server.url}])
     anonymous.goto("/accounts/signup/")
     shot(anonymous, f"{language}-signup-portrait")
+    # The next page a newcomer meets: the e-mail code.
+    anonymous.fill("[name=username]", f"Yeni{language}")
+    anonymous.fill("[name=email]", f"yeni-{language}@example.com")
+    anonymous.fill("[name=password1]", "Gizli-Sifre-42x")
+    anonymous.fill("[name=password2]", "Gizli-Sifre-42x")
+    anonymous.check("[name=accept_rules]")
+    anonymous.locator("main form button[type=submit]").last.click()
+    anonymous.wait_for_url("**/accounts/confirm-email/")
+    shot(anonymous, f"{language}-email-code-portrait")
 
 
 @pytest.mark.parametrize("language", ["tr", "en"])

@@ -143,3 +143,26 @@ def test_phone_layout_and_english(new_page):
     page.goto("/rules/")
     expect(page.get_by_role("heading", name="Okey rules")).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
+
+
+@pytest.mark.parametrize("signed_in", [True, False])
+def test_the_phone_header_keeps_the_language_on_the_brands_row(new_page, signed_in):
+    # Seated players carry one more button ("Masanız"): the language once wrapped onto a row alone.
+    person = make_player("Telefoncu") if signed_in else None
+    if signed_in:
+        room = make_room(owner=person, name="Cep Odası")
+        from salons import services as salon_services
+
+        salon_services.take_seat(user=person, table=room.tables.get(), position=0)
+    page = new_page(person, viewport={"width": 390, "height": 844})
+    page.goto("/tournaments/")
+    if signed_in:
+        expect(page.get_by_test_id("my-table")).to_be_visible()
+    brand = page.locator(".brand").bounding_box()
+    language = page.get_by_label("Dil").bounding_box()
+    middle = language["y"] + language["height"] / 2
+    assert brand["y"] <= middle <= brand["y"] + brand["height"], (brand, language)
+    assert language["x"] + language["width"] <= 390
+    header = page.locator(".site-header").bounding_box()
+    assert header["height"] <= 150, header  # brand, the player's bar, the menu: three short rows
+    assert page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
