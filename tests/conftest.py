@@ -102,6 +102,20 @@ def django_db_setup(django_db_setup, django_db_blocker):
                 )
 
 
+# -- every test starts in the site's language ---------------------------------------------------------
+
+@pytest.fixture(autouse=True)
+def _site_language():
+    """The test client's requests activate their language in the test's own thread and leave it
+    there, so a test that builds a form or a message directly would read English after an English
+    request of another test (order-dependent under pytest-randomly). Start each test in Turkish."""
+    from django.utils import translation
+
+    translation.activate("tr")
+    yield
+    translation.deactivate()
+
+
 # -- no unhandled exception goes unnoticed ----------------------------------------------------------
 
 # Loggers through which an unhandled exception of the site reaches the log: Django's request handler
