@@ -145,24 +145,35 @@ def test_phone_layout_and_english(new_page):
     assert page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
 
 
-@pytest.mark.parametrize("signed_in", [True, False])
-def test_the_phone_header_keeps_the_language_on_the_brands_row(new_page, signed_in):
-    # Seated players carry one more button ("Masanız"): the language once wrapped onto a row alone.
-    person = make_player("Telefoncu") if signed_in else None
+@pytest.mark.parametrize(("signed_in", "language", "nickname"), [
+    (True, "tr-TR", "Telefoncu"), (True, "en-US", "UzunBirRumuzOyuncu20"), (False, "tr-TR", None)])
+def test_the_phone_header_keeps_the_language_on_the_brands_row(new_page, signed_in, language, nickname):
+    # Seated players carry one more button ("Masanıza dönün"): the language once wrapped onto a row
+    # alone, and in English the player's bar broke onto two rows.
+    person = make_player(nickname) if signed_in else None
     if signed_in:
         room = make_room(owner=person, name="Cep Odası")
         from salons import services as salon_services
 
         salon_services.take_seat(user=person, table=room.tables.get(), position=0)
-    page = new_page(person, viewport={"width": 390, "height": 844})
+    page = new_page(person, viewport={"width": 390, "height": 844}, language=language)
+    if language == "en-US":
+        page.goto("/")
+        page.locator("#lang-select").select_option("en")
+        page.wait_for_load_state()
     page.goto("/tournaments/")
     if signed_in:
         expect(page.get_by_test_id("my-table")).to_be_visible()
+        # The player's bar is one row, however long the nickname.
+        middles = page.eval_on_selector_all(
+            ".site-user > :not(.lang-switch)", "els => els.map(e => { const r = e.getBoundingClientRect(); return r.top + r.height / 2; })")
+        assert len(middles) >= 4 and max(middles) - min(middles) <= 4, middles
+        assert page.get_by_test_id("my-nickname").get_attribute("title") == nickname
     brand = page.locator(".brand").bounding_box()
-    language = page.get_by_label("Dil").bounding_box()
-    middle = language["y"] + language["height"] / 2
-    assert brand["y"] <= middle <= brand["y"] + brand["height"], (brand, language)
-    assert language["x"] + language["width"] <= 390
+    selector = page.locator("#lang-select").bounding_box()
+    middle = selector["y"] + selector["height"] / 2
+    assert brand["y"] <= middle <= brand["y"] + brand["height"], (brand, selector)
+    assert selector["x"] + selector["width"] <= 390
     header = page.locator(".site-header").bounding_box()
     assert header["height"] <= 150, header  # brand, the player's bar, the menu: three short rows
     assert page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
