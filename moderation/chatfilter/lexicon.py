@@ -144,19 +144,13 @@ HAND_INSULTS: tuple[Lex, ...] = (
     Lex("avradını", "insult", "prefix", _SEVERE),
     Lex("avradına", "insult", "prefix", _SEVERE),
     Lex("ecdadını", "insult", "prefix", _SEVERE),
-    Lex("şırfıntı", "insult", "prefix", _SEVERE),
-    Lex("godoş", "insult", "prefix", _SEVERE),
-    Lex("sikko", "insult", "prefix", _SEVERE),
-    Lex("kodumun", "insult", "prefix", _SEVERE),  # "kodumun oğlu": the swear word in disguise
+    # "kodumun oğlu" is the swear word in disguise; "sıçtığımın oğlu" counts, "sıçtım" (I blew it) passes
+    *(Lex(word, "insult", "prefix", _SEVERE) for word in ("şırfıntı", "godoş", "sikko", "kodumun", "sıçtığım")),
     Lex("ağzına sıç", "insult", "prefix", _SEVERE, joinable=True),  # not "ağzına sağlık" (well said)
-    Lex("sıçtığım", "insult", "prefix", _SEVERE),  # "sıçtığımın oğlu"; "sıçtım" (I blew it) passes
     # written without vowels, as in chat ("şrfsz", "pzvnk")
-    Lex("şrfsz", "insult", "exact"),
-    Lex("srfsz", "insult", "exact"),
-    Lex("yvşk", "insult", "exact"),
-    Lex("orsp", "insult", "exact", _SEVERE),
+    *(Lex(word, "insult", "exact") for word in ("şrfsz", "srfsz", "yvşk")),
+    *(Lex(word, "insult", "exact", _SEVERE) for word in ("orsp", "pzv")),
     Lex("pzvnk", "insult", "prefix", _SEVERE),
-    Lex("pzv", "insult", "exact", _SEVERE),
     # name-calling of the "salak" kind
     Lex("angut", "insult", "suffix"),
     Lex("zibidi", "insult", "suffix"),
@@ -280,15 +274,10 @@ POLITICS: tuple[Lex, ...] = (
     Lex("şeriat", "politics", "suffix"),
     # names and words that are everyday too ("bahçeli ev" is a house with a garden,
     # "Atatürk Caddesi" a street): politics only beside another political word ("hükümet istifa")
-    Lex("istifa", "politics", "prefix", needs_context=True),
-    Lex("apo", "politics", "exact", needs_context=True),
-    Lex("bahçeli", "politics", "exact", needs_context=True),
-    Lex("babacan", "politics", "exact", needs_context=True),
-    Lex("atatürk", "politics", "prefix", needs_context=True),
-    Lex("laik", "politics", "suffix", needs_context=True),
-    Lex("suriyeli", "politics", "prefix", needs_context=True),
-    Lex("mülteci", "politics", "prefix", needs_context=True),
-    Lex("enflasyon", "politics", "prefix", needs_context=True),
+    *(Lex(word, "politics", mode, needs_context=True) for word, mode in (
+        ("istifa", "prefix"), ("apo", "exact"), ("bahçeli", "exact"), ("babacan", "exact"), ("atatürk", "prefix"),
+        ("laik", "suffix"), ("suriyeli", "prefix"), ("mülteci", "prefix"), ("enflasyon", "prefix"),
+    )),
 )
 
 # ---------------------------------------------------------------------------------------------
