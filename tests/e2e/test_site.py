@@ -147,23 +147,22 @@ def test_phone_layout_and_english(new_page):
 
 @pytest.mark.parametrize(("signed_in", "language", "nickname"), [
     (True, "tr-TR", "Telefoncu"), (True, "en-US", "UzunBirRumuzOyuncu20"), (False, "tr-TR", None)])
-def test_the_phone_header_keeps_the_language_on_the_brands_row(new_page, signed_in, language, nickname):
+def test_the_phone_header_keeps_the_language_on_the_brands_row(new_page, asgi_live_server, signed_in, language,
+                                                               nickname):
     # Seated players carry one more button ("Masanıza dönün"): the language once wrapped onto a row
     # alone, and in English the player's bar broke onto two rows.
+    from tests.e2e.table_helpers import table_with_bots
+
     person = make_player(nickname) if signed_in else None
     if signed_in:
-        room = make_room(owner=person, name="Cep Odası")
-        from salons import services as salon_services
-
-        salon_services.take_seat(user=person, table=room.tables.get(), position=0)
+        table_with_bots(person)  # playing: the longest label, "Masanıza dönün"
     page = new_page(person, viewport={"width": 390, "height": 844}, language=language)
     if language == "en-US":
-        page.goto("/")
-        page.locator("#lang-select").select_option("en")
-        page.wait_for_load_state()
+        page.context.add_cookies([{"name": "django_language", "value": "en", "url": asgi_live_server.url}])
     page.goto("/tournaments/")
+    expect(page.locator("html")).to_have_attribute("lang", "en" if language == "en-US" else "tr")
     if signed_in:
-        expect(page.get_by_test_id("my-table")).to_be_visible()
+        expect(page.get_by_test_id("my-table")).to_have_text("Back to table" if language == "en-US" else "Masanıza dönün")
         # The player's bar is one row, however long the nickname.
         middles = page.eval_on_selector_all(
             ".site-user > :not(.lang-switch)", "els => els.map(e => { const r = e.getBoundingClientRect(); return r.top + r.height / 2; })")
