@@ -97,7 +97,7 @@ def table_strings() -> dict[str, str]:
         "offline": _("bağlı değil"),
         "going_pairs": _("çifte gidiyor"),
         "showed_indicator": _("gösterge yaptı"),
-        "starter": _("ilk o başladı"),
+        "starter": _("başlayan"),  # the hand's first player (15 tiles), for any seat, yours too
         "rematch_yes": _("✓ tekrar"),
         "tiles_in_rack": _("Istakada %(n)s taş"),
         "score": _("Puan"),

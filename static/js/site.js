@@ -53,6 +53,7 @@
     };
     function open() {
       var wasOpen = false;
+      var announced = null;  // a final close (44xx) the server announced in an error frame
       socket = new WebSocket(scheme + location.host + path);
       socket.addEventListener("open", function () {
         delay = 1000;
@@ -67,6 +68,7 @@
       socket.addEventListener("message", function (event) {
         var data;
         try { data = JSON.parse(event.data); } catch (e) { return; }
+        if (data.type === "error" && data.close >= 4400 && data.close < 4500) { announced = data.close; }
         var handler = handlers[data.type];
         if (handler) { handler(data); }
         // A site ban closes every socket of the player: every page says why, whatever it shows.
@@ -75,9 +77,11 @@
       socket.addEventListener("close", function (event) {
         clearInterval(pingTimer);
         if (wasOpen) { wasOpen = false; openSockets -= 1; }
-        if (handlers.close) { handlers.close(event); }
-        // 44xx: the server refused us for good (removed, closed room, no access).
-        if (closedForGood || (event.code >= 4400 && event.code < 4500)) { return; }
+        // 44xx: the server refused us for good (removed, closed room, no access). An announced one
+        // holds even when the close comes without its code (1006: dropped before the close frame).
+        var code = event.code >= 4400 && event.code < 4500 ? event.code : (announced || event.code);
+        if (handlers.close) { handlers.close({ code: code, reason: event.reason, wasClean: event.wasClean }); }
+        if (closedForGood || (code >= 4400 && code < 4500)) { return; }
         setTimeout(open, delay);
         delay = Math.min(delay * 2, 15000);
       });

@@ -141,7 +141,7 @@
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${tableId}/`);
     setStatus(T.connecting, "connecting");
-    socket.onopen = () => { retry = 0; setStatus(T.connected, "ok"); send("chat_history"); send("watchers"); };
+    socket.onopen = () => { retry = 0; lastError = null; setStatus(T.connected, "ok"); send("chat_history"); send("watchers"); };
     socket.onclose = (event) => {
       setStatus(T.disconnected, "down");
       if (closedForGood(event)) return;
@@ -158,15 +158,19 @@
   // A 44xx close is final (docs/protocol.md: 4401 logged out, 4403 removed or banned, 4404 no such
   // table, 4429 too many sockets): stop reconnecting and say why in words. Just before, the server
   // sends an `error` frame with `close` set to that code and a message in the user's language.
+  // An error frame that announced a final close is kept to even when the close itself comes without
+  // its code (1006: the connection dropped before the close frame arrived).
   let lastError = null;
   function closedForGood(event) {
-    if (event.code < 4400 || event.code > 4499) return false;
-    const why = lastError && lastError.close === event.code ? lastError.message : T.closed;
+    const final = (code) => code >= 4400 && code <= 4499;
+    const code = final(event.code) ? event.code : (lastError && final(lastError.close) ? lastError.close : null);
+    if (code === null) return false;
+    const why = lastError && lastError.close === code ? lastError.message : T.closed;
     setStatus(why, "down");
-    root.dataset.closed = String(event.code);
-    root.dataset.closedReason = lastError && lastError.close === event.code ? lastError.code : "";
+    root.dataset.closed = String(code);
+    root.dataset.closedReason = lastError && lastError.close === code ? lastError.code : "";
     // Sent out (a ban, a removal, a private room): the words stay on screen until the player goes on.
-    if (event.code === 4403 && window.Okey) window.Okey.closedNotice(why, "/");
+    if (code === 4403 && window.Okey) window.Okey.closedNotice(why, "/");
     return true;
   }
 
