@@ -8,6 +8,7 @@ import threading
 from datetime import timedelta
 
 from django.utils import timezone
+from playwright.sync_api import expect
 
 from games import bot_players, services
 from games.engine.rules import RuleSet
@@ -155,3 +156,13 @@ def bots_draw_and_throw_until_seat(table, seat: int) -> Hand:
             return hand
         bot_draws_and_throws(table)
     return current_hand(table)
+
+
+def throw_a_tile(page, *, last: bool = False) -> None:
+    """Throw a tile through the page (never an okey: throwing one asks first) and wait until the
+    rack holds 14 again."""
+    tiles = page.locator("#rack .tile:not(.okey)")
+    (tiles.last if last else tiles.first).click()
+    expect(page.locator("#btn-discard")).to_be_enabled()
+    page.locator("#btn-discard").click()
+    expect(page.locator("#rack .tile")).to_have_count(14)

@@ -15,6 +15,7 @@ from tests.e2e.table_helpers import (
     open_table,
     play_one_turn_for_the_clock,
     table_with_bots,
+    throw_a_tile,
     visible_text,
 )
 from tests.games.conftest import make_user
@@ -58,9 +59,7 @@ def test_the_whole_table_fits_one_screen_after_a_round(new_page, asgi_live_serve
     if page.locator("#pile").is_enabled():
         page.locator("#pile").click()
         expect(page.locator("#rack .tile")).to_have_count(15)
-    page.locator("#rack .tile:not(.okey)").first.click()  # the okey asks before it goes
-    page.locator("#btn-discard").click()
-    expect(page.locator("#rack .tile")).to_have_count(14)
+    throw_a_tile(page)
     bots_draw_and_throw_until_seat(table, 0)
     expect(page.locator("#clock")).to_have_class("clock mine")
     # Four discard piles, each with its top tile.

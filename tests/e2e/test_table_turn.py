@@ -9,7 +9,14 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Match
-from tests.e2e.table_helpers import VIEWPORTS, bot_draws_and_throws, current_hand, open_table, table_with_bots
+from tests.e2e.table_helpers import (
+    VIEWPORTS,
+    bot_draws_and_throws,
+    current_hand,
+    open_table,
+    table_with_bots,
+    throw_a_tile,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -57,9 +64,7 @@ def test_your_turn_sounds_changes_the_title_and_vibrates_once(new_page, asgi_liv
     page.add_init_script(INSTRUMENT)
     if current_hand(table).turn_seat == 0:
         open_table(page, table)
-        page.locator("#rack .tile:not(.okey)").first.click()  # the okey asks before it goes
-        page.locator("#btn-discard").click()
-        expect(page.locator("#rack .tile")).to_have_count(14)
+        throw_a_tile(page)
     not_my_turn_yet(table)
     open_table(page, table)
     page.locator("#felt").click(position={"x": 4, "y": 4})  # a first tap: browsers allow vibration only after one
@@ -118,9 +123,7 @@ def test_every_move_is_heard_and_the_moves_before_the_page_opened_are_not(new_pa
     page = new_page(person, viewport=VIEWPORTS["desktop"])
     if current_hand(table).turn_seat == 0:
         open_table(page, table)
-        page.locator("#rack .tile:not(.okey)").first.click()  # the okey asks before it goes
-        page.locator("#btn-discard").click()
-        expect(page.locator("#rack .tile")).to_have_count(14)
+        throw_a_tile(page)
     bot_draws_and_throws(table)  # moves made before the page below opens
     page.goto("about:blank")
     open_table(page, table)

@@ -16,6 +16,7 @@ from games import services as game_services
 from games.models import Hand, MatchPlayer
 from tests.conftest import make_player, make_salon
 from tests.e2e.conftest import wait_until
+from tests.e2e.table_helpers import throw_a_tile
 from tests.tournaments.conftest import make_staff
 from tournaments import services
 from tournaments.models import Entry, Format, TournamentTable
@@ -79,10 +80,7 @@ def test_two_people_register_are_taken_to_their_table_play_and_see_the_standings
         if count == 14:
             page.locator("#pile").click()
             expect(page.locator("#rack .tile")).to_have_count(15)
-        page.locator("#rack .tile:not(.okey)").last.click()  # the okey asks before it goes
-        expect(page.locator("#btn-discard")).to_be_enabled()
-        page.locator("#btn-discard").click()
-        expect(page.locator("#rack .tile")).to_have_count(14)
+        throw_a_tile(page, last=True)
         wait_until(lambda hand=hand: Hand.objects.get(pk=hand.pk).move > hand.move, message="the move")
         played.add(user_id)
 

@@ -13,6 +13,7 @@ from games import services
 from games.engine import hand as engine_hand
 from games.models import Hand
 from okeysite.asgi import application
+from tests.site.test_socket_guards import next_error
 
 from .conftest import make_table, make_user
 
@@ -43,13 +44,6 @@ async def connected(*args, **kwargs) -> WebsocketCommunicator:
     assert ok
     assert (await communicator.receive_json_from(timeout=5))["type"] == "state"
     return communicator
-
-
-async def next_error(communicator: WebsocketCommunicator) -> dict:
-    while True:
-        frame = await communicator.receive_json_from(timeout=5)
-        if frame["type"] == "error":
-            return frame
 
 
 @sync_to_async

@@ -18,7 +18,7 @@ AUTH_PAGES = ["/accounts/login/", "/accounts/signup/", "/accounts/password/reset
 
 
 def visible_text(html: str) -> str:
-    main = html.split('<main id="main" class="page">')[-1].split("</main>")[0]
+    main = visible_html(html)
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", re.sub(r"<script.*?</script>", "", main, flags=re.S)))
 
 
