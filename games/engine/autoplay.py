@@ -1,9 +1,12 @@
-"""Auto-play for a seat whose time ran out.
+"""Auto-play: the turn clock's move for a seat whose time ran out, who is away or who left.
 
-It has to be safe rather than clever: draw from the pile, then give away the tile the seat is least
-likely to miss. It never finishes on its own (a ready player may be waiting for an okey finish,
-RULES.md "okey'e dönmek"), never throws a wild okey while another tile would do, and never breaks a
-complete set while a loose tile exists.
+RULES.md "Absent players never win": the clock keeps the table moving, it never plays for a win.
+It draws from the pile and gives away the tile the seat is least likely to miss — nothing else: it
+never finishes (not even a seat that took the last discard to finish with it: it declines, and the
+hand ends with no finisher), never shows the indicator, never declares pairs, never lays a first
+okey. It is safe rather than clever: it never throws a wild okey while another tile would do, and
+never breaks a complete set while a loose tile exists, so a player who comes back finds their rack
+as they left it, less the tiles it gave away.
 """
 
 from __future__ import annotations
@@ -13,8 +16,7 @@ from typing import Any
 
 from .arrange import arrange_by_sets
 from .errors import EngineError
-from .finish import best_finish
-from .hand import PHASE_DRAW, PHASE_OVER, PILE, HandState, check_seat, discard, draw, finish
+from .hand import PHASE_DRAW, PHASE_OVER, PILE, HandState, check_seat, decline, discard, draw
 from .rules import RuleSet
 from .tiles import FALSE_JOKER, Tile, color_of, number_of
 
@@ -102,8 +104,8 @@ def auto_move(state: HandState, seat: int) -> tuple[HandState, list[dict[str, An
     """Play the rest of ``seat``'s turn; returns the new state and the events it appended.
 
     A draw from an empty pile ends the hand (pile out), exactly as if the player had asked for it.
-    A seat that took the last discard after the pile ran out committed to finishing with it (the
-    engine refuses anything else), so its turn is played as that finish, the best one.
+    A seat that took the last discard after the pile ran out may only finish with it; the clock
+    does not finish for anyone, so it declines and the hand ends with no finisher (pile out).
     """
     if state.phase == PHASE_OVER:
         raise EngineError("the hand is over", code="hand_over")
@@ -115,12 +117,10 @@ def auto_move(state: HandState, seat: int) -> tuple[HandState, list[dict[str, An
         state = draw(state, seat, PILE)
         if state.phase == PHASE_OVER:
             return state, state.events[start:]
-    pairs_only = seat in state.declared_pairs
     if state.must_finish:
-        found = best_finish(state.racks[seat], state.okey, state.rules, pairs_only=pairs_only)
-        if found is not None and found.discard is not None:
-            state = finish(state, seat, found.discard)
-            return state, state.events[start:]
+        state = decline(state, seat)
+        return state, state.events[start:]
+    pairs_only = seat in state.declared_pairs
     binds = (state.rules.indicator_binds_pair and pairs_only and seat in state.shown_indicators
              and state.indicator_taken_by is None)
     tile = choose_discard(state.racks[seat], state.okey, state.rules, pairs_only=pairs_only,

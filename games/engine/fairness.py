@@ -29,7 +29,7 @@ from typing import Any
 
 from .deck import deal_from_deck
 from .errors import EngineError
-from .hand import PILE, HandState, apply, finish_public
+from .hand import PILE, HandState, apply, finish_public, pile_out_action
 from .replay import made_by_engine
 from .rules import RuleSet
 from .tiles import FALSE_JOKER, NotationError, Tile, format_tile, format_tiles, full_set, parse_tile
@@ -239,7 +239,7 @@ def _replay(state: HandState, move: Any, number: int, position: int,
         return f"{where}: declare_pairs needs a seat", state
     args: dict[str, Any] = {}
     if kind == "pile_out":
-        kind, args = "draw", {"source": PILE}
+        kind, args = pile_out_action(state)
     elif kind == "draw":
         args = {"source": move.get("source", PILE)}
     elif kind == "discard":

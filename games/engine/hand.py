@@ -639,6 +639,22 @@ def lay_first_okey(state: HandState, seat: int) -> HandState:
     return new
 
 
+def decline(state: HandState, seat: int) -> HandState:
+    """The seat that took the last discard after the pile ran out does not finish with it: the
+    hand ends with no finisher, as RULES.md says ("if they do not finish"). Only the turn clock
+    declines (``autoplay``: it never finishes for a player out of time or away); the event is the
+    ``pile_out`` of any hand that ends so, and a replay knows it from the seat's ``must_finish``."""
+    _require_open(state)
+    seat = check_seat(state, seat)
+    _require_turn(state, seat)
+    if not state.must_finish:
+        raise EngineError("there is no taken discard to decline: draw or discard", code="bad_action",
+                          action="decline")
+    new = _clone(state)
+    _end_without_finisher(new, PILE_OUT, "pile_out", seat)
+    return new
+
+
 ACTIONS = {
     "draw": draw,
     "discard": discard,
@@ -647,7 +663,14 @@ ACTIONS = {
     "declare_pairs": declare_pairs,
     "take_indicator": take_indicator,
     "lay_first_okey": lay_first_okey,
+    "decline": decline,
 }
+
+
+def pile_out_action(state: HandState) -> tuple[str, dict[str, Any]]:
+    """The action a logged ``pile_out`` event replays as: a seat still to draw asked the empty
+    pile for a tile; a seat holding the taken last discard declined to finish with it."""
+    return ("decline", {}) if state.must_finish else ("draw", {"source": PILE})
 
 
 def apply(state: HandState, seat: int, action: str, **args: Any) -> HandState:

@@ -20,13 +20,14 @@ from .tiles import Tile
 _NO_ARGS = ("show_indicator", "declare_pairs", "take_indicator", "lay_first_okey")
 
 
-def action_of(event: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """The action (and its arguments) that produced a logged event."""
+def action_of(event: dict[str, Any], state: HandState | None = None) -> tuple[str, dict[str, Any]]:
+    """The action (and its arguments) that produced a logged event; ``state``, the hand before it,
+    tells a ``pile_out`` declined after taking the last discard from a draw from the empty pile."""
     kind = event.get("type")
     if kind == "draw":
         return "draw", {"source": event["source"]}
     if kind == "pile_out":
-        return "draw", {"source": hands.PILE}
+        return hands.pile_out_action(state) if state is not None else ("draw", {"source": hands.PILE})
     if kind == "discard":
         return "discard", {"tile": event["tile"]}
     if kind == "finish":
@@ -69,7 +70,7 @@ def replay(deck: Sequence[Tile], rules: RuleSet, starting_seat: int | None,
         if made_by_engine(state, len(states), event):
             states.append(state)
             continue
-        action, args = action_of(event)
+        action, args = action_of(event, state)
         state = hands.apply(state, event["seat"], action, **args)
         states.append(state)
     return states

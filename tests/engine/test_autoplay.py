@@ -1,9 +1,14 @@
-"""Auto-play for a seat whose clock ran out: draw from the pile, give the least useful tile, never finish."""
+"""Auto-play, the turn clock's move for a seat out of time, away or gone: draw from the pile, give the
+least useful tile, and nothing else — never a finish, a shown indicator or a pairs declaration
+(RULES.md "Absent players never win")."""
 
 from __future__ import annotations
 
 from games.engine.autoplay import auto_move, choose_discard, connections
-from games.engine.hand import PHASE_DRAW, PHASE_OVER, declare_pairs, discard, draw, finish, show_indicator
+from games.engine.deck import deal_from_deck, shuffled_deck
+from games.engine.fairness import verify_hand
+from games.engine.hand import PHASE_DRAW, PHASE_OVER, can_finish, declare_pairs, discard, draw, finish, show_indicator
+from games.engine.replay import replay
 from games.engine.rules import RuleSet
 from games.engine.tiles import parse_tile, parse_tiles
 
@@ -99,13 +104,50 @@ def test_an_empty_pile_ends_the_hand_when_auto_play_draws():
     assert [action["type"] for action in actions] == ["pile_out"]
 
 
-def test_auto_play_finishes_for_a_seat_that_took_the_last_discard_to_finish():
-    waits = "K3 K4 K5 K6 S6 S7 S8 M9 M10 M11 M12 Y11 Y12 S13"
-    state = discard(hand_with([READY, waits, None, None], "K1", pile_size=0), 0, "Y13")
+WAITS = "K3 K4 K5 K6 S6 S7 S8 M9 M10 M11 M12 Y11 Y12 S13"
+
+
+def test_a_seat_that_took_the_last_discard_and_ran_out_of_time_is_not_finished_for_the_clock_declines():
+    state = discard(hand_with([READY, WAITS, None, None], "K1", pile_size=0), 0, "Y13")
     taken = draw(state, 1, "discard")
+    assert taken.must_finish and can_finish(taken, 1), "the seat could finish with the tile it took"
     after, actions = auto_move(taken, 1)
-    assert after.result.finisher == 1 and after.result.reason == "finished"
-    assert [action["type"] for action in actions] == ["finish"]
+    assert after.result.reason == "pile_out" and after.result.finisher is None
+    assert [action["type"] for action in actions] == ["pile_out"]
+    assert len(after.racks[1]) == 15, "nothing was shown or thrown: the hand simply ends"
+
+
+def test_the_clock_never_shows_the_indicator_nor_declares_pairs_for_a_seat():
+    # Seat 0 was dealt the indicator's twin (K1) and holds six pairs: a bot would show and declare.
+    rack = "K1 K3 K3 S4 S4 M5 M5 Y6 Y6 K7 K7 S8 S8 Y13 M12"
+    state = hand_with([rack, None, None, None], "K1")
+    assert state.twin_dealt_to == 0
+    after, actions = auto_move(state, 0)
+    assert [action["type"] for action in actions] == ["discard"]
+    assert after.shown_indicators == [] and after.declared_pairs == []
+
+
+def test_a_hand_the_clock_declined_replays_and_its_proof_checks():
+    for seed in range(40):
+        state = deal_from_deck(shuffled_deck(seed), RULES, starting_seat=0)
+        # Everyone plays by the clock until the pile is empty and the next seat could finish with
+        # the last discard; it takes it (a person's move), then its time runs out too.
+        while not state.is_over and not (not state.pile and state.available_discard is not None
+                                          and can_finish(state, state.turn, state.available_discard)):
+            state, _ = auto_move(state, state.turn)
+        if state.is_over:
+            continue
+        seat = state.turn
+        state = draw(state, seat, "discard")
+        state, actions = auto_move(state, seat)
+        assert [action["type"] for action in actions] == ["pile_out"] and state.result.finisher is None
+        logged = [{"seat": e.get("seat"), **{k: v for k, v in e.items() if k not in ("move", "seat")}}
+                  for e in state.events]
+        assert replay(state.deck, RULES, None, logged)[-1].to_dict() == state.to_dict()
+        report = verify_hand(state.deck, "s" * 32, "0" * 64, moves=state.events)
+        assert report.moves_checked == len(state.events) - 1 and report.result["reason"] == "pile_out", report.problems
+        return
+    raise AssertionError("no deal in 40 left a seat able to finish with the last discard")
 
 
 def test_auto_play_follows_the_turn_and_the_end_of_the_hand():
