@@ -693,6 +693,54 @@ def return_to_match(*, user, table_id: int) -> Outcome:
         return Outcome(hand_id=hand.id, move=hand.move)
 
 
+def take_over_seat(*, user, table_id: int, position: int) -> Outcome:
+    """A newcomer takes the seat of a player who left this running match ("Hemen oyna"): the bot
+    that plays it hands it over at once, and the newcomer plays on with the seat's rack and score.
+
+    The player who left keeps what leaving cost them (at a chip table they paid the stake then) and
+    can no longer come back to that seat. From here on the seat is the newcomer's: settled every
+    hand, counted, rated and possibly a winner at match end, like any seat.
+    """
+    from salons import selectors as salon_selectors
+
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        refusal = salon_selectors.room_access_error(room=table.room, user=user)
+        if refusal is not None:
+            raise GameError(refusal.code, str(refusal))
+        hand = _lock_current_hand_any_phase(table_id)
+        players = selectors.match_players(hand.match_id)
+        if any(player.user_id == user.id for player in players.values()):
+            raise GameError("already_a_player", _("Bu maçın oyuncusu zaten sizsiniz."))
+        held = players.get(position)
+        if held is None or not held.left:
+            raise GameError("seat_taken", _("Bu koltuk dolu."))
+        balance = get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("chips", flat=True).get()
+        # One table at a time, as take_seat has it: a seat at another waiting table is given up, a
+        # match in play elsewhere refuses; a practice table closes below.
+        elsewhere = list(Seat.objects.select_for_update().filter(user=user).exclude(table=table)
+                         .exclude(practice_room_q("table__room__")).select_related("table"))
+        if any(seat.table.status == Table.Status.PLAYING for seat in elsewhere):
+            raise GameError("already_playing", _("Başka bir masada oyununuz sürüyor."))
+        if table.room.rules.get("scoring") == CHIPS and balance < table.room.stake:
+            raise GameError("not_enough_chips", _("Bu masaya oturmak için en az %(stake)d çip gerekli.")
+                            % {"stake": table.room.stake})
+        Seat.objects.filter(pk__in=[seat.pk for seat in elsewhere]).update(user=None, taken_at=None)
+        taken = Seat.objects.filter(table=table, position=position, user__isnull=True).update(
+            user=user, taken_at=timezone.now())
+        if taken != 1:
+            raise GameError("seat_taken", _("Bu koltuk dolu."))
+        MatchPlayer.objects.filter(pk=held.pk).update(user=user, away=False, timeouts_in_row=0)
+        if hand.status == Hand.Status.PLAYING and hand.turn_seat == position:
+            hand.deadline = timezone.now() + timedelta(seconds=hand.match.turn_seconds)
+            hand.save(update_fields=["deadline"])
+        # A practice table never keeps anyone from a real game: it closes now (as take_seat does).
+        real_seat_taken.send(sender=Seat, user=user)
+        _announce_seats(table, *[seat.table for seat in elsewhere])
+        transaction.on_commit(lambda: events.publish_seat_players_changed(table.id, "taken_over"))
+        return Outcome(hand_id=hand.id, move=hand.move)
+
+
 def accept_rematch(*, user, table_id: int) -> Match | None:
     """"Tekrar oyna" after a finished match: the same seats play again once every person accepts
     (bots always do). Acceptances are the table's ready marks; the last one starts the match."""
