@@ -57,7 +57,10 @@ def finishes_of(user) -> Finishes:
 
 
 def rating_chart(points: list[float]) -> dict[str, Any] | None:
-    """A small line chart of the rating after each match, as SVG coordinates (drawn by the template)."""
+    """A small line chart of the rating after each match, as SVG coordinates (drawn by the template).
+
+    Coordinates are strings written here with a dot: the template would localise a float, and
+    Turkish writes "314,0", which is no SVG number."""
     if len(points) < 2:
         return None
     values = [display_rating(point) for point in points[-CHART_POINTS:]]
@@ -66,8 +69,9 @@ def rating_chart(points: list[float]) -> dict[str, Any] | None:
     step = (CHART_WIDTH - 2 * CHART_PAD) / (len(values) - 1)
     coords = [(CHART_PAD + index * step, CHART_HEIGHT - CHART_PAD - (value - low) / span * (CHART_HEIGHT - 2 * CHART_PAD))
               for index, value in enumerate(values)]
+    last_x, last_y = coords[-1]
     return {"width": CHART_WIDTH, "height": CHART_HEIGHT, "low": low, "high": high, "count": len(values),
-            "points": " ".join(f"{x:.1f},{y:.1f}" for x, y in coords), "last": coords[-1]}
+            "points": " ".join(f"{x:.1f},{y:.1f}" for x, y in coords), "last": (f"{last_x:.1f}", f"{last_y:.1f}")}
 
 
 def player_record(user) -> dict[str, Any]:

@@ -106,3 +106,34 @@ def test_the_fair_deal_page_speaks_plainly_and_folds_the_technical_details():
     for technical in ("SHA-256", "taahhüt", "Tuz", "python -m"):
         assert technical not in plain
     assert hand.commitment in details and "python -m games.engine verify" in details
+
+
+def test_the_rating_chart_is_valid_svg_in_turkish_and_english():
+    """SVG numbers take a dot whatever the language: a Turkish page once wrote "314,0", which the
+    browser refused (a console error) and drew as a stray dot in the corner."""
+    import re
+
+    from games.models import RatingPoint
+
+    table, users = make_table()
+    player = users[0]
+    for ordinal in (0.0, 1.37, -0.71, 2.05):
+        match = Match.objects.create(table=table, rules=RuleSet().to_dict(), status=Match.Status.FINISHED)
+        RatingPoint.objects.create(user=player, match=match, ordinal=ordinal)
+    number = re.compile(r"^\d+(?:\.\d+)?$")
+    for language in ("tr", "en"):
+        client = Client()
+        client.cookies["django_language"] = language
+        page = client.get(f"/players/{player.username}/").content.decode()
+        polyline = re.search(r'<polyline points="([^"]*)"', page)
+        circle = re.search(r'<circle cx="([^"]*)" cy="([^"]*)"', page)
+        view_box = re.search(r'<svg viewBox="0 0 (\S+) (\S+)"', page)
+        assert polyline and circle and view_box, page
+        pairs = [pair.split(",") for pair in polyline.group(1).split()]
+        assert len(pairs) == 4 and all(len(pair) == 2 for pair in pairs), polyline.group(1)
+        width, height = float(view_box.group(1)), float(view_box.group(2))
+        for x, y in [*pairs, (circle.group(1), circle.group(2))]:
+            assert number.match(x) and number.match(y), f"{language}: {x!r}, {y!r} is not an SVG number"
+            assert 0 <= float(x) <= width and 0 <= float(y) <= height
+        # The dot sits on the line's last point, not at the corner.
+        assert (circle.group(1), circle.group(2)) == tuple(pairs[-1])
