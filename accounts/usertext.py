@@ -10,15 +10,31 @@ alone. ``QuerySet.update`` bypasses this: services write user text through ``sav
 
 from __future__ import annotations
 
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
+from django.apps import apps
+from django.conf import settings
 from django.db import models
 
 from moderation.chatfilter.normalize import strip_invisible  # plain Python, no Django import
 
-PROJECT_APPS = frozenset({"accounts", "salons", "moderation", "games"})
-
 _text_fields: dict[type, tuple[str, ...]] = {}
+
+
+@lru_cache(maxsize=None)
+def is_project_app(label: str) -> bool:
+    """An app of this project: its code lives in the repository (not in the virtualenv or site-packages).
+
+    Derived, not listed: a list left out ``tournaments`` once, and its names were stored with
+    right-to-left overrides. A new app of the project is covered the day it is added."""
+    try:
+        path = Path(apps.get_app_config(label).path).resolve()
+    except LookupError:
+        return False
+    root = Path(settings.BASE_DIR).resolve()
+    return path.is_relative_to(root) and ".venv" not in path.relative_to(root).parts and "site-packages" not in path.parts
 
 
 def _fields_of(model: type[models.Model]) -> tuple[str, ...]:
@@ -34,7 +50,7 @@ def _fields_of(model: type[models.Model]) -> tuple[str, ...]:
 
 def strip_invisible_text(sender: type[models.Model], instance: models.Model, raw: bool = False, **_: Any) -> None:
     """``pre_save`` receiver for every model of the project's apps."""
-    if raw or sender._meta.app_label not in PROJECT_APPS:
+    if raw or not is_project_app(sender._meta.app_label):
         return
     for name in _fields_of(sender):
         value = getattr(instance, name, None)

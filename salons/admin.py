@@ -12,6 +12,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.rules import RuleSet, RuleSetError
+from moderation.public_text import validate_public_text
 
 from .models import ChatMessage, Room, RoomRemoval, Salon, SalonStaff, Seat, Table
 from .rules_catalog import rule_error_message
@@ -23,8 +24,29 @@ class SalonStaffInline(admin.TabularInline):
     autocomplete_fields = ("user",)
 
 
+class SalonAdminForm(forms.ModelForm):
+    """A salon's name, address and description are on every page of it: public text, screened like
+    room and tournament names, even when a site admin writes them."""
+
+    class Meta:
+        model = Salon
+        fields = "__all__"
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        for name in ("name", "slug", "description"):
+            value = cleaned.get(name)
+            if value:
+                try:
+                    validate_public_text(value.replace("-", " ") if name == "slug" else value)
+                except forms.ValidationError as error:
+                    self.add_error(name, error)
+        return cleaned
+
+
 @admin.register(Salon)
 class SalonAdmin(admin.ModelAdmin):
+    form = SalonAdminForm
     list_display = ("name", "slug", "position", "is_active", "open_rooms", "min_stake", "max_stake", "max_rooms")
     list_editable = ("position", "is_active")
     list_filter = ("is_active",)

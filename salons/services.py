@@ -793,7 +793,9 @@ def remove_from_room(
         raise ServiceError("cannot_remove_self", _("Oda sahibi kendini çıkaramaz."))
     if user.is_staff or user.is_superuser or SalonStaff.objects.filter(salon=room.salon, user=user).exists():
         raise ServiceError("cannot_remove_staff", _("Salon görevlileri odadan çıkarılamaz."))
-    reason = re.sub(r"\s+", " ", str(reason or "")).strip()
+    from moderation.public_text import check_public_text  # the removed player and the room's log read it
+
+    reason = re.sub(r"\s+", " ", check_public_text(str(reason or ""), code="bad_reason")).strip()
     if not REMOVAL_REASON_MIN <= len(reason) <= REMOVAL_REASON_MAX:
         raise ServiceError(
             "reason_required",

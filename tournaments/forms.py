@@ -8,11 +8,12 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.rules import COUNTDOWN, PENALTY, RuleSet
+from moderation.public_text import validate_public_text
 from tournaments.models import WEEKDAYS, Format
 
 
 class TournamentForm(forms.Form):
-    name = forms.CharField(label=_("Turnuva adı"), min_length=3, max_length=60)
+    name = forms.CharField(label=_("Turnuva adı"), min_length=3, max_length=60, validators=[validate_public_text])
     format = forms.ChoiceField(label=_("Biçim"), choices=Format.choices, initial=Format.KNOCKOUT)
     scoring = forms.ChoiceField(label=_("Puanlama"), initial=PENALTY,
                                 choices=[(COUNTDOWN, _("Sayma (20'den sıfıra)")), (PENALTY, _("Ceza puanı"))])

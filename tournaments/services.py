@@ -83,13 +83,24 @@ def _lock(tournament_id: Any) -> Tournament:
 # -- creating ------------------------------------------------------------------------------------------
 
 
+def _public_text(text: Any, *, code: str) -> str:
+    """Tournament names and cancel reasons are shown to everyone on /tournaments/: they pass the
+    public-text check that room names pass (moderation.public_text), as a tournament error."""
+    from moderation.public_text import check_public_text
+
+    try:
+        return check_public_text(str(text), code=code)
+    except ServiceError as error:
+        raise TournamentError(error.code, error.message) from None
+
+
 def _clean_settings(*, salon: Salon, fields: dict[str, Any]) -> dict[str, Any]:
     """The shared settings of a tournament or a schedule, checked; a clear error for each field."""
     unknown = set(fields) - set(SCHEDULE_FIELDS)
     if unknown:
         raise TypeError(f"unknown tournament field(s): {', '.join(sorted(unknown))}")
     clean = dict(fields)
-    name = " ".join(str(clean.get("name") or "").split())
+    name = " ".join(_public_text(clean.get("name") or "", code="bad_name").split())
     if not 3 <= len(name) <= 60:
         raise TournamentError("bad_name", _("Turnuva adı 3–60 karakter olmalı."))
     clean["name"] = name
@@ -709,8 +720,9 @@ def finish(*, tournament_id: int, now: datetime | None = None) -> str:
 
 
 def cancel(*, actor: Any, tournament_id: Any, reason: str) -> Tournament:
-    """Staff call a tournament off: every buy-in comes back, tables in play are stopped."""
-    reason = " ".join(str(reason or "").split())
+    """Staff call a tournament off: every buy-in comes back, tables in play are stopped. The reason
+    is shown to everyone on the tournament page, so it is public text."""
+    reason = " ".join(_public_text(reason or "", code="bad_reason").split())
     with transaction.atomic():
         tournament = _lock_for_staff(actor=actor, tournament_id=tournament_id, reason=reason)
         TournamentLog.objects.create(tournament=tournament, actor=actor, action="cancel", reason=reason)
