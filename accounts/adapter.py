@@ -32,6 +32,12 @@ class AccountAdapter(DefaultAccountAdapter):
         # allauth greets "from <host:port>" without the sites framework: name the site instead.
         super().send_mail(template_prefix, email, {**context, "current_site": site_name()})
 
+    def set_password(self, user: Any, password: str) -> None:
+        # Only the password column: a full save would write back every column as loaded before the
+        # (slow) hashing, and game columns are never written by a save anyway (``User.save``).
+        user.set_password(password)
+        user.save(update_fields=["password"])
+
     def clean_username(self, username: str, shallow: bool = False) -> str:
         # Surrounding spaces are a typing slip, not part of the nickname.
         return super().clean_username(username.strip(), shallow=shallow)

@@ -31,6 +31,11 @@ class PlayerManager(UserManager):
         return self.get(username__iexact=username)
 
 
+#: Columns only their services write, each with one atomic statement: the chip balance (with its
+#: ledger line, ``accounts.services.change_chips``), the public game counters
+#: (``record_game_result``) and the session generation (``end_every_session``).
+SERVICE_OWNED_FIELDS = frozenset({"chips", "games_played", "games_won", "score", "session_generation"})
+
 # Django's own salt for the session hash (``AbstractBaseUser.get_session_auth_hash``).
 SESSION_HASH_SALT = "django.contrib.auth.models.AbstractBaseUser.get_session_auth_hash"
 
@@ -91,12 +96,16 @@ class User(AbstractUser):
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and "username" in update_fields:
             kwargs["update_fields"] = {*update_fields, "nickname_key"}
-        # Only ``end_every_session`` writes the generation: a full save of a copy loaded before a
-        # ban (an admin form left open, a password change racing the ban) must not lower it again.
+        # A full save of an existing row writes back every column as it was when this copy was
+        # loaded: a password change that hashed for a second would write the chip balance of a
+        # second ago over a buy-in taken meanwhile (issue 18). The columns services move with
+        # atomic ``UPDATE … SET x = x + n`` are therefore never written by a full save.
+        if update_fields is not None and SERVICE_OWNED_FIELDS.intersection(update_fields):
+            raise ValueError(f"{sorted(SERVICE_OWNED_FIELDS.intersection(update_fields))} are written by services only")
         if not self._state.adding and self.pk is not None and kwargs.get("update_fields") is None:
             kwargs["update_fields"] = [
                 field.name for field in self._meta.concrete_fields
-                if not field.primary_key and field.name != "session_generation"
+                if not field.primary_key and field.name not in SERVICE_OWNED_FIELDS
             ]
         super().save(*args, **kwargs)  # type: ignore[arg-type]
 

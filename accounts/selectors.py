@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import F, Sum
+from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
 
 from .models import User
@@ -40,3 +43,26 @@ def get_player(*, nickname: str) -> User:
 
 def recent_chip_transactions(*, user: User, limit: int = 10):
     return user.chip_transactions.all()[:limit]
+
+
+@dataclass(frozen=True)
+class LedgerDifference:
+    """An account whose balance its chip ledger does not explain."""
+
+    user_id: int
+    nickname: str
+    balance: int
+    ledger: int
+
+    @property
+    def unexplained(self) -> int:
+        return self.balance - self.ledger
+
+
+def ledger_differences() -> list[LedgerDifference]:
+    """Every account whose chip balance differs from the sum of its ledger lines (should be none:
+    ``docs/security.md``, "Chips")."""
+    rows = (User.objects.annotate(ledger=Coalesce(Sum("chip_transactions__amount"), 0))
+            .exclude(chips=F("ledger")).order_by("pk").values_list("pk", "username", "chips", "ledger"))
+    return [LedgerDifference(user_id=pk, nickname=name, balance=chips, ledger=ledger)
+            for pk, name, chips, ledger in rows]

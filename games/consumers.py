@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from accounts.services import user_sockets_group
 from games import events, selectors, services
 from moderation.selectors import site_ban_notice
 from okeysite import sockets
@@ -82,7 +83,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         # Every group before the first read of the state, so nothing published meanwhile is missed;
         # a seated player then leaves the watchers' group (send_state).
         for group in (events.watch_group(self.table_id), events.user_group(self.table_id, self.user.id),
-                      table_group(self.table_id), f"user-{self.user.id}"):
+                      table_group(self.table_id), user_sockets_group(self.user.id)):
             await self.join(group)
         async with events.opening_gate():
             await self.send_state(table=table)
@@ -265,6 +266,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         text = await in_db_thread(self.in_language(site_ban_notice))(self.user)
         await self.send_error("banned", text, close=sockets.CLOSE_FORBIDDEN)
         await self.close(code=sockets.CLOSE_FORBIDDEN, reason="banned")
+
+    async def user_reauthenticate(self, message: dict[str, Any]) -> None:
+        """A new password ended the user's other sessions: reconnect and be authenticated again."""
+        await self.close(code=sockets.CLOSE_REAUTHENTICATE, reason="reauthenticate")
 
     async def user_kicked(self, message: dict[str, Any]) -> None:
         """Moderation or the room owner removed this user (or their private access ended): say who,

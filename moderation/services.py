@@ -76,8 +76,6 @@ EVIDENCE_LINES = 20
 SANCTION_REASON_MAX = 200
 MAX_DURATION = timedelta(days=3650)
 
-USER_GROUP = "user-{}"
-
 # The one-click actions of the staff queue: (kind, duration).
 QUICK_ACTIONS: dict[str, tuple[str, timedelta | None]] = {
     "warn": (Sanction.Kind.WARNING, None),
@@ -90,7 +88,7 @@ QUICK_ACTIONS: dict[str, tuple[str, timedelta | None]] = {
 
 def user_group(user_id: int) -> str:
     """Every socket of a user (table pages and room pages) listens here for "user.banned"."""
-    return USER_GROUP.format(user_id)
+    return account_services.user_sockets_group(user_id)
 
 
 def _log(

@@ -337,6 +337,8 @@ CELERY_BEAT_SCHEDULE = {
     "games-sweep": {"task": "games.sweep", "schedule": 10.0},
     # Sanctions stop applying at their end time anyway; this marks them expired and logs it.
     "moderation-expire": {"task": "moderation.expire_sanctions", "schedule": 60.0},
+    # Every balance against its chip ledger; a difference is logged as an error (docs/security.md).
+    "accounts-chip-ledger": {"task": "accounts.check_chip_ledger", "schedule": 3600.0},
 }
 # Tournaments: starts, rounds, arena seating and ends run at most this long after they are due.
 TOURNAMENT_SWEEP_SECONDS = float(os.environ.get("TOURNAMENT_SWEEP_SECONDS", "2.0"))

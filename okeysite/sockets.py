@@ -18,6 +18,8 @@ Close codes (after the socket was accepted, with an ``error`` frame first that s
 the coming code as ``close``):
 4401 log in, 4403 not allowed here (removed, banned, private room), 4404 no such table/room/path,
 4410 the room was closed, 4429 too many sockets. The client does not reconnect after any of them.
+4001 (no error frame): the user's sessions changed (a new password); reconnect, and the handshake
+decides again who you are.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from django.utils.translation import gettext_lazy
 
 log = logging.getLogger(__name__)
 
+CLOSE_REAUTHENTICATE = 4001
 CLOSE_LOGIN = 4401
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404

@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.selectors import public_user
+from accounts.services import user_sockets_group
 from okeysite import sockets
 from okeysite.sockets import language_of  # noqa: F401  (kept importable from here)
 
@@ -54,7 +55,7 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
         # joined before the socket opens, so a ban in between is not missed.
         user = self.scope.get("user")
         if user is not None and user.is_authenticated:
-            await self.join(f"user-{user.pk}")
+            await self.join(user_sockets_group(user.pk))
         await super().websocket_connect(message)
 
     async def user_banned(self, event: dict[str, Any]) -> None:
@@ -62,6 +63,10 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
         reconnect)."""
         await self.send_json({"type": "banned", "message": await self.in_language(ban_notice)(self.scope["user"])})
         await self.close(code=CLOSE_FORBIDDEN, reason="banned")
+
+    async def user_reauthenticate(self, event: dict[str, Any]) -> None:
+        """A new password ended the user's other sessions: reconnect and be authenticated again."""
+        await self.close(code=sockets.CLOSE_REAUTHENTICATE, reason="reauthenticate")
 
     def in_language(self, func):
         """``func`` on a database thread, with this socket's language active (its words are theirs)."""

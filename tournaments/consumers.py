@@ -11,6 +11,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils.translation import gettext_lazy
 
+from accounts.services import user_sockets_group
 from games import events as game_events
 from moderation.selectors import site_ban_notice
 from okeysite import sockets
@@ -43,7 +44,7 @@ class TournamentConsumer(AsyncJsonWebsocketConsumer):
         if signed_in:
             await self._join(player_group(user.pk))
             # Moderation's group of every socket of the user: a site ban closes this one too.
-            await self._join(f"user-{user.pk}")
+            await self._join(user_sockets_group(user.pk))
         await self.accept()
 
     async def _join(self, group: str) -> None:
@@ -66,6 +67,10 @@ class TournamentConsumer(AsyncJsonWebsocketConsumer):
         message = await database_sync_to_async(sockets.in_language(language, site_ban_notice))(self.scope["user"])
         await self.send_json({"type": "banned", "message": message})
         await self.close(code=sockets.CLOSE_FORBIDDEN, reason="banned")
+
+    async def user_reauthenticate(self, event: dict[str, Any]) -> None:
+        """A new password ended the user's other sessions: reconnect and be authenticated again."""
+        await self.close(code=sockets.CLOSE_REAUTHENTICATE, reason="reauthenticate")
 
     async def tournament_changed(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "changed", "tournament": event["tournament"]})
