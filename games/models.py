@@ -49,6 +49,11 @@ class MatchPlayer(models.Model):
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
     away = models.BooleanField(default=False)
     is_winner = models.BooleanField(default=False)
+    # Moves of the seat in the match's recorded hands: made by the player themselves, and made by
+    # the turn clock for them (time out, away, left). RULES.md "Absent players never win": a person
+    # the clock played for all through (``absent``) is not counted, rated, a winner or a qualifier.
+    own_moves = models.PositiveIntegerField(default=0)
+    clock_moves = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["seat"]
@@ -59,6 +64,16 @@ class MatchPlayer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match_id}:{self.seat} {self.user}"
+
+    @property
+    def absent(self) -> bool:
+        """The turn clock played every move of this seat: the player never played the match."""
+        return self.own_moves == 0 and self.clock_moves > 0
+
+    @property
+    def played_by_clock(self) -> bool:
+        """The turn clock played most of this seat's moves (the profile says "played for you")."""
+        return self.clock_moves > self.own_moves
 
 
 class Hand(models.Model):

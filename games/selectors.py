@@ -101,6 +101,11 @@ def table_frame(*, match: Match, hand: Hand | None, seat: int | None,
         "hand": None,
         "events": [],
     }
+    if match.status == Match.Status.FINISHED:
+        # One truth for every screen: who won is what the server recorded (a player who left or
+        # never played is not a winner; a tournament names its own: never a bot), not the scores.
+        frame["match"]["over"] = True
+        frame["match"]["winners"] = [player["seat"] for player in frame["players"] if player["winner"]]
     if hand is not None:
         state = hand_state if hand_state is not None else engine_hand.HandState.from_dict(hand.state)
         frame["hand"] = {

@@ -252,7 +252,8 @@ def _clean_args(action: str, args: dict[str, Any]) -> dict[str, Any]:
 
 
 def resolve_timeout(*, hand_id: int, move: int) -> bool:
-    """The turn's time ran out: the server draws and discards for the player (idempotent).
+    """The turn's time ran out: the server draws and discards for the player, or a seated bot
+    plays its turn (idempotent).
 
     Does nothing when the hand has moved on since the task was scheduled or the deadline is not yet
     reached, so a duplicate or early task is harmless.
@@ -268,12 +269,12 @@ def resolve_timeout(*, hand_id: int, move: int) -> bool:
         players = selectors.match_players(hand.match_id)
         player = players[seat]
         bot = bool(player.bot)
-        if bot or player.away:
-            # Bots, and players marked away, are played by the bot: it may also finish the hand.
-            # A practice table's bots play at the level the player chose.
-            level = bot_level_for(hand.match.table_id) if bot else "normal"
-            new_state = bot_players.play_turn(state, seat, level=level)
+        if bot:
+            # A bot seated as a player plays to win (a practice table's at the level chosen).
+            new_state = bot_players.play_turn(state, seat, level=bot_level_for(hand.match.table_id))
         else:
+            # A person out of time, away or gone: the clock draws and discards, nothing else — it
+            # never finishes, shows or declares for them (RULES.md "Absent players never win").
             new_state, _events = auto_move(state, seat)
         if not bot:
             player.timeouts_in_row += 1
@@ -359,32 +360,67 @@ def _record_hand(*, hand: Hand, state) -> None:
                for player in MatchPlayer.objects.select_for_update().select_related("user").filter(match=match)}
     for seat, player in players.items():
         player.score = match_state.scores[seat]
+    hand_moves = _count_moves(hand=hand, players=players)
     left = _left_seats(match)
     if match_state.rules.scoring == CHIPS:
         _settle_chips(players={seat: player for seat, player in players.items() if seat not in left},
                       deltas=[a - b for a, b in zip(match_state.scores, before, strict=True)],
                       hand_number=hand.number)
-    if engine_match.is_over(match_state):
-        # A player who left the match lost it, whatever the bot playing their seat did.
-        winners = set(engine_match.winners(match_state)) - left
-        for seat, player in players.items():
-            player.is_winner = seat in winners
+    over = engine_match.is_over(match_state)
+    # RULES.md "Absent players never win": a person the clock played for all match long did not
+    # play it. A player who left lost it, whatever the clock did for their seat.
+    absent = {seat for seat, player in players.items() if not player.user.is_bot and player.absent}
+    winners: set[int] = set()
+    if over:
+        winners = set(engine_match.winners(match_state)) - left - absent
         match.status = Match.Status.FINISHED
         match.finished_at = timezone.now()
         Table.objects.filter(pk=match.table_id).update(status=Table.Status.WAITING)
-        # Practice is never rated nor counted; its table closes itself at the end of the match.
-        if not _close_finished_practice(table_id=match.table_id):
-            points = [0 if seat in left else value for seat, value in enumerate(_match_points(match_state))]
-            _count_match_for_users(players=players, winners=winners, scores=points)
-            salon_id = Table.objects.filter(pk=match.table_id).values_list("room__salon_id", flat=True).get()
-            ratings.update_ratings(user_ids=[players[seat].user_id for seat in sorted(players)], salon_id=salon_id,
-                                   scoring=match_state.rules.scoring, scores=match_state.scores, match_id=match.pk)
-    MatchPlayer.objects.bulk_update(players.values(), ["score", "is_winner"])
+    MatchPlayer.objects.bulk_update(players.values(), ["score", "own_moves", "clock_moves"])
     match.save(update_fields=["state", "status", "finished_at"])
-    # Tournaments score their tables here, in the same transaction (a no-op for other matches).
+    # Tournaments score their tables here, in the same transaction (a no-op for other matches),
+    # and name a tournament table's winners themselves: who goes on, the champion (never a bot).
     from tournaments.services import hand_recorded
 
-    hand_recorded(match=match, match_state=match_state)
+    named = hand_recorded(match=match, match_state=match_state, not_present=left | absent,
+                          clock_played={seat for seat, (own, clock) in hand_moves.items() if clock > own})
+    if named is not None:
+        winners = set(named)
+    if over or named is not None:
+        # One truth for every screen: the result panel, the profile and the tournament read this.
+        for seat, player in players.items():
+            player.is_winner = seat in winners
+        MatchPlayer.objects.bulk_update(players.values(), ["is_winner"])
+    # Practice is never rated nor counted; its table closes itself at the end of the match.
+    if over and not _close_finished_practice(table_id=match.table_id):
+        # Stats and ratings count only the matches a person played (not the absent ones).
+        counted = {seat: player for seat, player in players.items() if seat not in absent}
+        beaten = _opponents_beaten(match_state)
+        points = [0 if seat in left else beaten for seat in range(match_state.players)]
+        _count_match_for_users(players=counted, winners=winners, scores=points)
+        salon_id = Table.objects.filter(pk=match.table_id).values_list("room__salon_id", flat=True).get()
+        ratings.update_ratings(user_ids=[counted[seat].user_id for seat in sorted(counted)], salon_id=salon_id,
+                               scoring=match_state.rules.scoring,
+                               scores=[match_state.scores[seat] for seat in sorted(counted)], match_id=match.pk)
+
+
+def _count_moves(*, hand: Hand, players: dict[int, MatchPlayer]) -> dict[int, tuple[int, int]]:
+    """This hand's moves per seat, (the player's own, the clock's), added to the players' totals."""
+    counts = {seat: [0, 0] for seat in players}
+    rows = (Move.objects.filter(hand=hand).exclude(action="deal").values_list("seat", "auto", "user_id")
+            .annotate(n=models.Count("pk")))
+    for seat, auto, user_id, number in rows:
+        player = players.get(seat)
+        if player is None:
+            continue
+        if auto:
+            counts[seat][1] += number
+        elif user_id == player.user_id:
+            counts[seat][0] += number
+    for seat, (own, clock) in counts.items():
+        players[seat].own_moves += own
+        players[seat].clock_moves += clock
+    return {seat: (own, clock) for seat, (own, clock) in counts.items()}
 
 
 def _settle_chips(*, players: dict[int, MatchPlayer], deltas: list[int], hand_number: int) -> None:
@@ -411,18 +447,16 @@ def _settle_chips(*, players: dict[int, MatchPlayer], deltas: list[int], hand_nu
 
 def _count_match_for_users(*, players: dict[int, MatchPlayer], winners: set[int], scores: list[int]) -> None:
     for seat, player in players.items():
-        record_game_result(user=player.user, won=seat in winners, score_delta=scores[seat])
+        record_game_result(user=player.user, won=seat in winners, score_delta=scores[seat] if seat in winners else 0)
 
 
-def _match_points(match_state: engine_match.MatchState) -> list[int]:
-    """What a finished match adds to a player's public score: winners +1 per opponent beaten.
+def _opponents_beaten(match_state: engine_match.MatchState) -> int:
+    """What a finished match adds to a winner's public score: +1 per opponent beaten.
 
     Countdown and penalty scores live on different scales, so the profile's running score counts
     wins over opponents rather than raw points; chip tables show up in the chip balance instead.
     """
-    winners = set(engine_match.winners(match_state))
-    beaten = match_state.players - len(winners)
-    return [beaten if seat in winners else 0 for seat in range(match_state.players)]
+    return match_state.players - len(engine_match.winners(match_state))
 
 
 def start_next_hand(*, match_id: int) -> Hand | None:
@@ -751,6 +785,11 @@ def accept_rematch(*, user, table_id: int) -> Match | None:
         last = Match.objects.filter(table=table).order_by("-started_at", "-pk").first()
         if last is None or last.status != Match.Status.FINISHED:
             raise GameError("no_rematch", _("Tekrar oynanacak bitmiş bir maç yok."))
+        from tournaments.models import TournamentTable
+
+        if TournamentTable.objects.filter(table=table).exists():
+            # The tournament seats its own tables; its result is final.
+            raise GameError("no_rematch", _("Turnuva masasında maç tekrar oynanmaz; sonraki masanızı turnuva belirler."))
         seats = list(Seat.objects.filter(table=table).select_related("user").order_by("position"))
         if not any(seat.user_id == user.id for seat in seats):
             raise GameError("not_seated", _("Önce bir sandalyeye oturun."))

@@ -25,11 +25,14 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     if table_access(request.user, table_id, table=table) is not None:
         return render(request, "games/forbidden.html", {"table": table}, status=403)
     from games.services import NEXT_HAND_PAUSE_SECONDS
+    from tournaments.models import Tournament
 
+    # A tournament's table: its result is the tournament's, it offers no rematch.
+    tournament = Tournament.objects.filter(room_id=table.room_id).only("pk").first()
     return render(request, "games/table.html", {
         "table": table, "room": table.room, "strings": table_strings(),
         "quick_phrases": quick_phrases(), "quick_emoji": QUICK_EMOJI, "next_hand_seconds": NEXT_HAND_PAUSE_SECONDS,
-        "practice": practice,
+        "practice": practice, "tournament": tournament,
     })
 
 

@@ -36,6 +36,8 @@ class TournamentSettings(models.Model):
     duration_minutes = models.PositiveIntegerField(_("süre (dakika, arena)"), default=30)
     go_on = models.PositiveSmallIntegerField(_("masadan üst tura çıkan"), default=1,
                                              choices=[(1, _("birinci")), (2, _("ilk iki"))])
+    # The salon's own staff may not play for its prizes unless a site admin said so (issue 18).
+    staff_may_play = models.BooleanField(_("salon görevlileri oynayabilir"), default=False)
 
     class Meta:
         abstract = True
@@ -134,6 +136,8 @@ class Entry(models.Model):
         OUT = "out", _("elendi")               # knockout: lost a table
         LEFT = "left", _("ayrıldı")            # arena: left for good (keeps their points)
         REMOVED = "removed", _("çıkarıldı")    # banned or disqualified: no prize
+        WON = "won", _("kazandı")              # finished tournament: first place
+        COMPLETED = "completed", _("tamamladı")  # finished tournament: played to the end, not first
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournament_entries")

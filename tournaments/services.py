@@ -50,6 +50,26 @@ class TournamentError(ServiceError):
 # -- permissions and reads used by writes ------------------------------------------------------------
 
 
+def is_site_admin(user: Any) -> bool:
+    from moderation.selectors import is_site_admin as site_admin
+
+    return site_admin(user)
+
+
+def allow_staff_to_play(*, actor: Any, tournament_id: Any, allowed: bool = True) -> Tournament:
+    """A site admin lets the salon's staff play (or not) in this tournament's prizes; logged."""
+    if not is_site_admin(actor):
+        raise TournamentError("not_allowed", _("Bunu yalnızca site yöneticileri yapabilir."))
+    with transaction.atomic():
+        tournament = _lock(tournament_id)
+        if tournament.staff_may_play != allowed:
+            Tournament.objects.filter(pk=tournament.pk).update(staff_may_play=allowed)
+            tournament.staff_may_play = allowed
+            TournamentLog.objects.create(tournament=tournament, actor=actor,
+                                         action="staff_play_on" if allowed else "staff_play_off")
+    return tournament
+
+
 def can_manage(user: Any, salon_id: int) -> bool:
     """Site admins, and the staff of that salon (RULES: "site admins and salon staff")."""
     from moderation.selectors import can_moderate
@@ -94,7 +114,7 @@ def _public_text(text: Any, *, code: str) -> str:
         raise TournamentError(error.code, error.message) from None
 
 
-def _clean_settings(*, salon: Salon, fields: dict[str, Any]) -> dict[str, Any]:
+def _clean_settings(*, actor: Any, salon: Salon, fields: dict[str, Any]) -> dict[str, Any]:
     """The shared settings of a tournament or a schedule, checked; a clear error for each field."""
     unknown = set(fields) - set(SCHEDULE_FIELDS)
     if unknown:
@@ -130,6 +150,16 @@ def _clean_settings(*, salon: Salon, fields: dict[str, Any]) -> dict[str, Any]:
         raise TournamentError("bad_go_on", _("Bir masadan bir ya da iki kişi üst tura çıkar."))
     if clean["format"] == Format.ARENA and not 5 <= clean["duration_minutes"] <= 24 * 60:
         raise TournamentError("bad_duration", _("Arena süresi 5 dakika ile 24 saat arasında olmalı."))
+    # Added chips are chips no player paid in: only a site admin may create them (docs/security.md).
+    if clean["added_chips"] and not is_site_admin(actor):
+        raise TournamentError("added_chips_admin_only",
+                              _("Ödüle çip yalnızca site yöneticileri ekleyebilir; giriş ücretleri ödül havuzunu oluşturur."),
+                              field="added_chips")
+    clean["staff_may_play"] = bool(clean.get("staff_may_play", False))
+    if clean["staff_may_play"] and not is_site_admin(actor):
+        raise TournamentError("staff_play_admin_only",
+                              _("Salon görevlilerinin ödüllü turnuvada oynamasına yalnızca site yöneticileri izin verebilir."),
+                              field="staff_may_play")
     return clean
 
 
@@ -142,13 +172,23 @@ def create_tournament(*, actor: Any, salon: Salon, starts_at: datetime, schedule
         raise TournamentError("not_allowed", _("Bu salonda turnuva açma yetkiniz yok."))
     if not isinstance(starts_at, datetime) or starts_at <= now:
         raise TournamentError("bad_start", _("Başlangıç zamanı ileride olmalı."))
-    clean = _clean_settings(salon=salon, fields=fields)
+    clean = _clean_settings(actor=actor, salon=salon, fields=fields)
     with transaction.atomic():
         tournament = Tournament.objects.create(salon=salon, created_by=actor, starts_at=starts_at, schedule=schedule,
                                                next_step_at=starts_at, **clean)
         TournamentLog.objects.create(tournament=tournament, actor=actor, action="create")
+        _log_added_chips(tournament, actor=actor)
         transaction.on_commit(lambda: events.tournament_changed(tournament.pk))
     return tournament
+
+
+def _log_added_chips(tournament: Tournament, *, actor: Any) -> None:
+    """Every chip added to a prize pool is written down: who added how many, to which tournament."""
+    if tournament.added_chips:
+        TournamentLog.objects.create(tournament=tournament, actor=actor, action="prize_added",
+                                     reason=f"{tournament.added_chips} chips added to the prize pool")
+        log.info("tournament %s: %s chips added by user %s", tournament.pk, tournament.added_chips,
+                 getattr(actor, "pk", None))
 
 
 def create_schedule(*, actor: Any, salon: Salon, time_of_day, weekdays: str = "1234567", **fields: Any) -> Schedule:
@@ -156,7 +196,7 @@ def create_schedule(*, actor: Any, salon: Salon, time_of_day, weekdays: str = "1
         raise TournamentError("not_allowed", _("Bu salonda turnuva açma yetkiniz yok."))
     if not weekdays or any(day not in "1234567" for day in weekdays):
         raise TournamentError("bad_weekdays", _("Günler 1 (pazartesi) ile 7 (pazar) arası rakamlar olmalı."))
-    clean = _clean_settings(salon=salon, fields=fields)
+    clean = _clean_settings(actor=actor, salon=salon, fields=fields)
     return Schedule.objects.create(salon=salon, created_by=actor, time_of_day=time_of_day,
                                    weekdays="".join(sorted(set(weekdays))), **clean)
 
@@ -190,7 +230,7 @@ def stop_schedule(*, actor: Any, schedule_id: Any) -> Schedule:
 
 
 SCHEDULE_FIELDS = ("name", "format", "rules", "turn_seconds", "registration_minutes", "min_players", "max_players",
-                   "buy_in", "added_chips", "duration_minutes", "go_on")
+                   "buy_in", "added_chips", "duration_minutes", "go_on", "staff_may_play")
 
 
 def create_scheduled(*, now: datetime | None = None) -> int:
@@ -198,7 +238,7 @@ def create_scheduled(*, now: datetime | None = None) -> int:
     open (idempotent: one tournament per schedule and start time, a unique constraint)."""
     now = now or timezone.now()
     made = 0
-    for schedule in Schedule.objects.filter(is_active=True):
+    for schedule in Schedule.objects.filter(is_active=True).select_related("created_by"):
         local = timezone.localtime(now)
         for days in range(0, 8):
             day = (local + timedelta(days=days)).date()
@@ -213,8 +253,13 @@ def create_scheduled(*, now: datetime | None = None) -> int:
                 if Tournament.objects.filter(schedule=schedule, starts_at=starts_at).exists():
                     break
                 fields = {name: getattr(schedule, name) for name in SCHEDULE_FIELDS}
-                Tournament.objects.create(salon_id=schedule.salon_id, created_by_id=schedule.created_by_id,
-                                          schedule=schedule, starts_at=starts_at, next_step_at=starts_at, **fields)
+                if not is_site_admin(schedule.created_by):
+                    # Whoever made the schedule is no longer a site admin: no more chips from nowhere.
+                    fields.update(added_chips=0, staff_may_play=False)
+                tournament = Tournament.objects.create(
+                    salon_id=schedule.salon_id, created_by_id=schedule.created_by_id, schedule=schedule,
+                    starts_at=starts_at, next_step_at=starts_at, **fields)
+                _log_added_chips(tournament, actor=schedule.created_by)
                 made += 1
             break
     return made
@@ -238,6 +283,11 @@ def register(*, user: Any, tournament_id: Any, now: datetime | None = None) -> E
             raise TournamentError("registration_not_open", _("Kayıtlar henüz açılmadı."))
         if _is_banned(user.pk, tournament.salon_id, now):
             raise TournamentError("banned", _("Bu salonda oynamanız engellendi."))
+        if (tournament.buy_in or tournament.added_chips) and not tournament.staff_may_play \
+                and can_manage(user, tournament.salon_id):
+            raise TournamentError("staff_cannot_play", _(
+                "Salon görevlileri kendi salonlarının ödüllü turnuvalarında, bir site yöneticisi izin vermedikçe "
+                "oynayamaz."))
         if Entry.objects.filter(tournament=tournament, user=user).exists():
             raise TournamentError("already_registered", _("Bu turnuvaya zaten kayıtlısınız."))
         if Entry.objects.filter(tournament=tournament).count() >= tournament.max_players:
@@ -447,20 +497,26 @@ def _open_tables(tournament: Tournament, tables: list[list[int | None]], *, roun
 # -- results (called by games.services inside the hand's transaction) -----------------------------------
 
 
-def hand_recorded(*, match, match_state) -> None:
-    """A hand of some match was recorded; if the match is a tournament table, score it.
+def hand_recorded(*, match, match_state, not_present: set[int] = frozenset(),
+                  clock_played: set[int] = frozenset()) -> set[int] | None:
+    """A hand of some match was recorded; if the match is a tournament table, score it and return
+    the seats the tournament names as the table's winners (None: not a tournament table, or its
+    match goes on).
 
     Arena: every finished hand scores tournament points and ends that table (its players are free
-    again and are re-seated by score). Knockout: when the match is over, the table's result decides
-    who goes on. Locks the tournament's table and entries only — never the tournament row, which
-    is locked before tables and matches elsewhere — and leaves the next step to the sweep.
+    again and are re-seated by score); a seat the turn clock played for most of the hand
+    (``clock_played``) scores nothing. Knockout: when the match is over, the table's result decides
+    who goes on; a person the clock played for all match long, or who left it (``not_present``),
+    never goes on and is placed after the people who played (RULES.md "Absent players never win").
+    Locks the tournament's table and entries only — never the tournament row, which is locked
+    before tables and matches elsewhere — and leaves the next step to the sweep.
     """
     from games.engine import match as engine_match
 
     tournament_table = (TournamentTable.objects.select_for_update().select_related("tournament")
                         .filter(match_id=match.pk, status=TournamentTable.Status.PLAYING).first())
     if tournament_table is None:
-        return
+        return None
     tournament = tournament_table.tournament
     now = timezone.now()
     seats = tournament_table.players
@@ -469,33 +525,49 @@ def hand_recorded(*, match, match_state) -> None:
                Entry.objects.select_for_update().filter(tournament=tournament, user_id__in=people)}
     if tournament.format == Format.ARENA:
         entry = match_state.history[-1] if match_state.history else {}
-        points = logic.arena_hand_points(entry, len(seats))
+        points = [0 if seat in clock_played else value
+                  for seat, value in enumerate(logic.arena_hand_points(entry, len(seats)))]
         for seat, user_id in enumerate(seats):
             player = entries.get(user_id)
             if player is None or player.state == Entry.State.REMOVED:
                 continue
             player.points += points[seat]
-            player.hands_won += 1 if entry.get("finisher") == seat and entry.get("reason") == "finished" else 0
+            player.hands_won += 1 if (entry.get("finisher") == seat and entry.get("reason") == "finished"
+                                      and seat not in clock_played) else 0
             if player.state == Entry.State.PLAYING:
                 player.state = Entry.State.PAUSED if player.wants_pause else Entry.State.WAITING
                 player.free_since = now
                 player.wants_pause = False
         ranking = sorted(range(len(seats)), key=lambda seat: -points[seat])
+        # The table's winner: the person whose hand scored the most (none when nobody scored).
+        scored = [seat for seat, user_id in enumerate(seats)
+                  if user_id in entries and entries[user_id].state != Entry.State.REMOVED and points[seat] > 0]
+        best = max((points[seat] for seat in scored), default=0)
+        named = {seat for seat in scored if points[seat] == best}
         _end_arena_match(match)
     else:
         if not engine_match.is_over(match_state):
-            return
+            return None
         seed_rank = {user_id: entry.seed or 0 for user_id, entry in entries.items()}
         scoring = match_state.rules.scoring
         ranking = logic.table_ranking(seats, match_state.scores, scoring, seed_rank=seed_rank)
+        # People who did not play the match are placed after those who did (bots keep their place:
+        # they never count among the table's people).
+        ranking = ([seat for seat in ranking if seat not in not_present]
+                   + [seat for seat in ranking if seat in not_present])
         removed = {user_id for user_id, entry in entries.items() if entry.state == Entry.State.REMOVED}
-        going = logic.advancers(seats, ranking, tournament.go_on, out=removed)
+        absent = {seats[seat] for seat in not_present if seats[seat] is not logic.BOT}
+        going = logic.advancers(seats, ranking, tournament.go_on, out=removed | absent)
         final = TournamentTable.objects.filter(tournament=tournament, round=tournament_table.round).count() == 1
         for user_id, player in entries.items():
             if player.state == Entry.State.REMOVED:
                 continue
-            player.state = Entry.State.WAITING if (user_id in going or final) else Entry.State.OUT
+            # At the final table everyone who played waits for the places; nobody absent does.
+            through = user_id in going or (final and user_id not in absent)
+            player.state = Entry.State.WAITING if through else Entry.State.OUT
         tournament_table.went_on = [] if final else going
+        champion = logic.advancers(seats, ranking, 1, out=removed | absent) if final else going
+        named = {seat for seat, user_id in enumerate(seats) if user_id is not logic.BOT and user_id in champion}
     Entry.objects.bulk_update(entries.values(), ["points", "hands_won", "state", "free_since", "wants_pause"])
     tournament_table.status = TournamentTable.Status.FINISHED
     tournament_table.finished_at = now
@@ -509,6 +581,7 @@ def hand_recorded(*, match, match_state) -> None:
         due = now
     Tournament.objects.filter(pk=tournament.pk).update(next_step_at=due)
     transaction.on_commit(lambda: events.tournament_changed(tournament.pk))
+    return named
 
 
 def _end_arena_match(match) -> None:
@@ -662,12 +735,27 @@ def standings(tournament: Tournament) -> list[int]:
         players = [logic.ArenaPlayer(player_id=e.user_id, points=e.points, rating=e.rating)
                    for e in entries if e.user_id not in removed]
         placed = logic.arena_standings(players, {e.user_id: e.hands_won for e in entries})
-        return placed + sorted(removed)
+        # Someone the clock played for at every table they were seated at comes after everyone
+        # who played (RULES.md "Absent players never win").
+        played = arena_players_who_played(tournament)
+        return [u for u in placed if u in played] + [u for u in placed if u not in played] + sorted(removed)
     results = [logic.TableResult(round=t.round, seats=tuple(t.players), ranking=tuple(t.ranking))
                for t in TournamentTable.objects.filter(tournament=tournament, status=TournamentTable.Status.FINISHED)]
     placed = logic.knockout_standings(results, removed=removed)
+    # Those still in come first: a person put out for not playing a table is never placed above
+    # the person who went on from a table of the same round.
+    still_in = {e.user_id for e in entries if e.state in (Entry.State.PLAYING, Entry.State.WAITING)}
+    placed = [u for u in placed if u in still_in] + [u for u in placed if u not in still_in]
     never_seated = sorted(e.user_id for e in entries if e.user_id not in placed)
     return placed + never_seated
+
+
+def arena_players_who_played(tournament: Tournament) -> set[int]:
+    """The people who made at least one move of their own at one of the arena's tables."""
+    from games.models import MatchPlayer
+
+    match_ids = TournamentTable.objects.filter(tournament=tournament).values("match_id")
+    return set(MatchPlayer.objects.filter(match_id__in=match_ids, own_moves__gt=0).values_list("user_id", flat=True))
 
 
 def finish(*, tournament_id: int, now: datetime | None = None) -> str:
@@ -683,28 +771,40 @@ def finish(*, tournament_id: int, now: datetime | None = None) -> str:
         entries = {e.user_id: e for e in Entry.objects.select_for_update().select_related("user").filter(
             tournament=tournament)}
         removed = {user_id for user_id, e in entries.items() if e.state == Entry.State.REMOVED}
+        # Who may take a prize place: nobody removed, nobody the clock played for all along
+        # (RULES.md "Absent players never win").
         if tournament.format == Format.ARENA:
-            payout = logic.arena_prizes(tournament.pool, [u for u in order if u not in removed])
+            played = arena_players_who_played(tournament)
+            eligible = [u for u in order if u not in removed and u in played]
+            payout = logic.arena_prizes(tournament.pool, eligible)
         else:
             final = TournamentTable.objects.filter(tournament=tournament, round=tournament.round).order_by("pk").first()
             if final is not None and TournamentTable.objects.filter(tournament=tournament,
                                                                     round=tournament.round).count() == 1:
                 seated = [(final.players[seat], final.scores[seat]) for seat in final.ranking]
+                # A finalist who did not play the final table was put out by it (hand_recorded).
+                out = removed | {u for u in final.players if u in entries and entries[u].state == Entry.State.OUT}
                 rules = RuleSet.from_dict(tournament.rules)
                 payout = logic.knockout_prizes(tournament.pool, seated, scoring=rules.scoring,
-                                               hands_per_match=rules.hands_per_match, out=removed)
+                                               hands_per_match=rules.hands_per_match, out=out)
+                eligible = [u for u in order if u in final.players and u not in out]
             else:
                 # Stopped before a final table (everyone else removed): the best-placed person takes it.
-                people = [u for u in order if u not in removed]
+                people = [u for u in order if u not in removed and entries[u].state != Entry.State.OUT]
                 payout = {people[0]: tournament.pool} if people and tournament.pool else {}
+                eligible = people
+        champion = eligible[0] if eligible else None
         if payout and sum(payout.values()) != tournament.pool:
             raise AssertionError("a payout must add up to the pool")
         for place, user_id in enumerate(order, start=1):
             entry = entries[user_id]
             entry.place = place
             entry.prize = payout.get(user_id, 0)
-            if entry.state in (Entry.State.PLAYING, Entry.State.WAITING, Entry.State.PAUSED):
-                entry.state = Entry.State.OUT if place > 1 or tournament.format == Format.ARENA else Entry.State.WAITING
+            # The final word on everyone still in: first place won, the others played it out.
+            if user_id == champion:
+                entry.state = Entry.State.WON
+            elif entry.state in (Entry.State.PLAYING, Entry.State.WAITING, Entry.State.PAUSED):
+                entry.state = Entry.State.COMPLETED
             if entry.prize:
                 change_chips(user=entry.user, amount=entry.prize, note=f"tournament {tournament.pk} place {place}")
         Entry.objects.bulk_update(entries.values(), ["place", "prize", "state"])

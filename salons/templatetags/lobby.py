@@ -33,10 +33,16 @@ def my_play(context: dict[str, Any]) -> dict[str, Any]:
     if cached is not None:
         return cached
     from games.models import PracticeTable
+    from salons.models import Table
+    from tournaments.models import Tournament
 
     # One query: the player's seats with their tables (a practice table's seat is held only while
-    # it is open, so its row says whether there is one).
-    seats = list(Seat.objects.filter(user=user).select_related("table", "table__room", "table__practice")
+    # it is open, so its row says whether there is one). A tournament table whose match is over is
+    # nobody's table any more (the tournament seats its players anew): it is left out.
+    tournament_rooms = Tournament.objects.filter(room__isnull=False).values("room_id")
+    seats = list(Seat.objects.filter(user=user)
+                 .exclude(table__status=Table.Status.WAITING, table__room__in=tournament_rooms)
+                 .select_related("table", "table__room", "table__practice")
                  .order_by("table__status"))  # playing first
     practice = next((seat.table.practice for seat in seats if _practice_of(seat.table)), None)
     real = next((seat for seat in seats if _practice_of(seat.table) is None), None)

@@ -876,8 +876,10 @@
     }
     nodes.push(table);
     if (match.over) {
+      // The winners are the server's word (a player who left or never played is none; a
+      // tournament table names the person who goes on or won, never a bot).
       const names = (match.winners || []).map(playerName).join(", ");
-      nodes.push(el("p", "match-over", `${T.match_over}. ${fmt(T.winner, { names })}`));
+      nodes.push(el("p", "match-over", names ? `${T.match_over}. ${fmt(T.winner, { names })}` : `${T.match_over}.`));
       const prizes = match.prizes || [];
       if (Array.isArray(prizes) && prizes.some((p) => p)) {
         nodes.push(el("p", "", `${T.prizes}: ${prizes.map((p, s) => `${playerName(s)} ${p}`).join(", ")}`));
@@ -904,7 +906,8 @@
     nodes.push(links);
     body.replaceChildren(...nodes);
     const seated = isSeatedAtTable();
-    $("btn-rematch").hidden = !(match.over && seated);
+    // A tournament seats its own tables: no rematch there.
+    $("btn-rematch").hidden = !(match.over && seated && !root.dataset.tournamentUrl);
     $("btn-result-leave").hidden = !(match.over && seated);
     if (typeof dialog.showModal === "function" && !dialog.open) dialog.showModal();
     ($("btn-rematch").hidden ? $("result-close") : $("btn-rematch")).focus({ preventScroll: true });

@@ -83,3 +83,50 @@ def scheduled_tasks(request, monkeypatch):
 def fast_passwords(settings):
     """Hashing a strong password takes a quarter second; tests make dozens of users."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+# -- people at the table: a player who is there plays their own turns -------------------------------
+
+
+def play_turn_as(user, hand: Hand) -> Hand:
+    """``user`` is at the table and plays their turn themselves: each decision (the normal bot's,
+    from the seat's own view) is sent through ``services.play`` as the table page sends it, so the
+    moves are the player's own, never the turn clock's. Returns the hand, read again."""
+    from games import services
+    from games.engine import bots as engine_bots
+
+    state = engine_hand.HandState.from_dict(hand.state)
+    seat = state.turn
+    while hand.status == Hand.Status.PLAYING and state.turn == seat:
+        message = dict(engine_bots.bot_move(engine_hand.view_for(state, seat), level="normal"))
+        action = message.pop("type")
+        services.play(user=user, table_id=hand.match.table_id, action=action, move=hand.move, args=message)
+        hand = Hand.objects.select_related("match").get(pk=hand.pk)
+        state = engine_hand.HandState.from_dict(hand.state)
+    return hand
+
+
+def play_hand_out(hand: Hand, *, absent=()) -> Hand:
+    """Play a hand to its end: people play their own turns (``play_turn_as``), except the users in
+    ``absent``, who never connected: their turns run out and the turn clock plays them, as it plays
+    a seated bot's. No sleeping: an overdue deadline is set and the clock's own service runs."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games import services
+    from games.models import MatchPlayer
+
+    absent_ids = {getattr(user, "pk", user) for user in absent}
+    seats = {player.seat: player.user for player in
+             MatchPlayer.objects.filter(match_id=hand.match_id).select_related("user")}
+    hand = Hand.objects.select_related("match").get(pk=hand.pk)
+    while hand.status == Hand.Status.PLAYING:
+        user = seats[hand.turn_seat]
+        if user.is_bot or user.pk in absent_ids:
+            Hand.objects.filter(pk=hand.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+            services.resolve_timeout(hand_id=hand.pk, move=hand.move)
+            hand = Hand.objects.select_related("match").get(pk=hand.pk)
+        else:
+            hand = play_turn_as(user, hand)
+    return hand

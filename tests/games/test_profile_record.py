@@ -10,19 +10,20 @@ from django.test import Client
 from accounts.errors import ServiceError
 from games import bot_players, services, stats
 from games.engine.rules import RuleSet
-from games.models import Match, Move
+from games.models import Hand, Match, Move
 from moderation import services as moderation_services
 
-from .conftest import make_table, make_user
-from .test_history import play_out_by_timeouts
+from .conftest import make_table, make_user, play_hand_out
 
 pytestmark = pytest.mark.django_db
 
 
-def play_penalty_match(users=None):
+def play_penalty_match(users=None, *, absent=()):
+    """A one-hand penalty match the players play themselves (those in ``absent`` never connect:
+    the turn clock plays them)."""
     table, users = make_table(rules=RuleSet.preset("penalty", hands_per_match=1), players=users)
     services.start_match(user=table.room.owner, table_id=table.id)
-    hand = play_out_by_timeouts(table)
+    hand = play_hand_out(Hand.objects.get(match__table=table, status=Hand.Status.PLAYING), absent=absent)
     return table, users, hand
 
 

@@ -369,7 +369,7 @@ def test_a_discard_nobody_may_finish_with_after_the_pile_ran_out_ends_the_hand_a
     assert match.status == Match.Status.FINISHED
 
 
-def test_after_the_pile_ran_out_the_next_player_takes_the_discard_only_to_finish_and_the_clock_finishes_it():
+def test_after_the_pile_ran_out_the_next_player_takes_the_discard_only_to_finish_and_the_clock_does_not_finish_it():
     table, users = make_table()
     match = start(table, users)
     hand = current_hand(match)
@@ -381,15 +381,17 @@ def test_after_the_pile_ran_out_the_next_player_takes_the_discard_only_to_finish
     assert error.value.code == "must_finish" and "bitirin" in str(error.value)
     hand.refresh_from_db()
     assert hand.status == Hand.Status.PLAYING and hand.move == 2
-    # Time runs out: the player took the tile to finish, so the clock finishes for them.
+    # Time runs out: the clock never finishes for anyone (RULES.md "Absent players never win"), so
+    # it declines the taken tile and the hand ends with no finisher.
     overdue(hand)
     assert services.resolve_timeout(hand_id=hand.id, move=2) is True
     hand.refresh_from_db()
     assert hand.status == Hand.Status.OVER
     last = Move.objects.filter(hand=hand).order_by("-number").first()
-    assert (last.action, last.seat, last.auto) == ("finish", nxt, True)
+    assert (last.action, last.seat, last.auto) == ("pile_out", nxt, True)
+    assert not Move.objects.filter(hand=hand, action="finish").exists()
     scores = dict(MatchPlayer.objects.filter(match=match).values_list("seat", "score"))
-    assert scores[nxt] == 20 and all(score == 18 for seat, score in scores.items() if seat != nxt)
+    assert all(score == 20 for score in scores.values()), "a pile out changes no countdown score"
 
 
 def test_after_the_pile_ran_out_the_clock_declines_the_discard_for_a_player_who_did_not_take_it():

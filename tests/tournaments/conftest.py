@@ -1,6 +1,7 @@
 """Tournaments through the real services: a salon with its staff, players with chips, and a
-driver that plays every table to the end with the turn clock (no sleeping: deadlines are moved
-into the past and the clock's own service plays them)."""
+driver that plays every table to the end — the people their own turns, the bots and those who
+never connect by the turn clock (no sleeping: deadlines are moved into the past and the clock's
+own service plays them)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from django.utils import timezone
 
 from games import services as game_services
 from games.engine.rules import RuleSet
-from games.models import Hand, Match, MatchPlayer
+from games.models import Hand, Match
 from tests.conftest import make_player, make_salon  # noqa: F401 (make_player: for tests that log in)
 from tournaments import services
 from tournaments.models import Tournament, TournamentTable
@@ -59,29 +60,26 @@ def running_hands(tournament):
     return Hand.objects.filter(match_id__in=match_ids, status=Hand.Status.PLAYING)
 
 
-def play_tables(tournament, *, max_moves: int = 100_000, everyone_away: bool = True) -> int:
-    """Play every table of the tournament until none has a hand in play: each overdue turn is
-    played by the turn clock's service (three time-outs and the bot takes over, as for anyone
-    away). Matches between hands get their next hand dealt. Returns the moves played."""
+def play_tables(tournament, *, max_hands: int = 100_000, absent=()) -> int:
+    """Play every table of the tournament until none has a hand in play: the people play their own
+    turns (each decision the normal bot's, sent through ``games.services.play``), the seated bots
+    and the users in ``absent`` (who never connect) are played by the turn clock's service.
+    Matches between hands get their next hand dealt. Returns the hands played."""
+    from tests.games.conftest import play_hand_out
+
     played = 0
-    past = timezone.now() - timedelta(seconds=1)
-    while played < max_moves:
+    while played < max_hands:
         match_ids = list(TournamentTable.objects.filter(tournament=tournament, status="playing")
                          .values_list("match_id", flat=True))
         for match in Match.objects.filter(pk__in=match_ids, status=Match.Status.RUNNING).exclude(
                 hands__status=Hand.Status.PLAYING):
             game_services.start_next_hand(match_id=match.pk)
-        hands = list(running_hands(tournament).values_list("pk", "move", "match_id"))
+        hands = list(running_hands(tournament).select_related("match"))
         if not hands:
             return played
-        if everyone_away:
-            # Nobody is connected: the bot plays every seat at once (what three time-outs lead to).
-            MatchPlayer.objects.filter(match_id__in={match for _, _, match in hands}, away=False).update(
-                away=True, timeouts_in_row=3)
-        hands = [(pk, move) for pk, move, _ in hands]
-        Hand.objects.filter(pk__in=[pk for pk, _ in hands]).update(deadline=past)
-        for hand_id, move in hands:
-            played += game_services.resolve_timeout(hand_id=hand_id, move=move)
+        for hand in hands:
+            play_hand_out(hand, absent=absent)
+            played += 1
     raise AssertionError("tables did not finish")
 
 
