@@ -46,9 +46,34 @@ class TournamentAdmin(ScopedAdmin):
     date_hierarchy = "starts_at"
     inlines = [EntryInline]
     fields = ("name", "salon", "format", "status", "starts_at", "ends_at", "round", "pool", "buy_in", "added_chips",
-              "min_players", "max_players", "turn_seconds", "go_on", "duration_minutes", "schedule", "started_at",
-              "finished_at", "cancel_reason")
+              "staff_may_play", "min_players", "max_players", "turn_seconds", "go_on", "duration_minutes", "schedule",
+              "started_at", "finished_at", "cancel_reason")
     readonly_fields = fields
+    actions = ["let_staff_play", "stop_staff_playing"]
+
+    def get_actions(self, request):
+        actions = super().get_actions(request)
+        if not services.is_site_admin(request.user):  # salon staff never see them (the service refuses too)
+            actions.pop("let_staff_play", None)
+            actions.pop("stop_staff_playing", None)
+        return actions
+
+    @admin.action(description=_("Salon görevlilerinin bu ödüllü turnuvalarda oynamasına izin ver"))
+    def let_staff_play(self, request, queryset) -> None:
+        self._staff_play(request, queryset, allowed=True)
+
+    @admin.action(description=_("Salon görevlilerinin oynama iznini kaldır"))
+    def stop_staff_playing(self, request, queryset) -> None:
+        self._staff_play(request, queryset, allowed=False)
+
+    def _staff_play(self, request, queryset, *, allowed: bool) -> None:
+        for tournament in queryset:
+            try:
+                services.allow_staff_to_play(actor=request.user, tournament_id=tournament.pk, allowed=allowed)
+            except services.TournamentError as error:
+                self.message_user(request, error.message, messages.ERROR)
+                return
+        self.message_user(request, _("Kaydedildi."), messages.SUCCESS)
 
 
 @admin.register(Schedule)

@@ -36,6 +36,12 @@ class TournamentForm(forms.Form):
         help_text=_("Boş bırakırsanız turnuva bir kez oynanır."),
         choices=WEEKDAYS)
 
+    def __init__(self, *args: Any, site_admin: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not site_admin:
+            # Only site admins add chips to a prize (the service refuses anyone else as well).
+            del self.fields["added_chips"]
+
     def service_fields(self) -> dict[str, Any]:
         data = dict(self.cleaned_data)
         rules = RuleSet.preset(data.pop("scoring"), players=data.pop("players"),

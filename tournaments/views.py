@@ -110,7 +110,7 @@ def tournament_create(request: HttpRequest, salon_slug: str) -> HttpResponse:
     salon = get_object_or_404(Salon, slug=salon_slug, is_active=True)
     if not services.can_manage(request.user, salon.pk):
         return render(request, "tournaments/forbidden.html", status=403)
-    form = TournamentForm(request.POST or None)
+    form = TournamentForm(request.POST or None, site_admin=services.is_site_admin(request.user))
     if request.method == "POST" and form.is_valid():
         try:
             if form.weekdays():

@@ -172,7 +172,7 @@ def test_tournament_screenshots(new_page, asgi_live_server, language):
     salon = make_salon(f"turnuva-{language}")
     staff = make_staff(salon)
     now = timezone.now()
-    running = new_tournament(salon=salon, staff=staff, name="Cuma eleme" if language == "tr" else "Friday knockout",
+    running = new_tournament(salon=salon, name="Cuma eleme" if language == "tr" else "Friday knockout",
                              now=now - timedelta(minutes=10), buy_in=50, added_chips=500)
     register_all(running, make_players(12, prefix="oyuncu"), now=now - timedelta(minutes=5))
     services.sweep(now=running.starts_at)

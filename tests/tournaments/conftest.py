@@ -29,6 +29,10 @@ def make_staff(salon):
     return user
 
 
+def make_site_admin():
+    return make_player(f"yonetici{next(_names)}", is_staff=True, is_superuser=True)
+
+
 def make_players(count: int, prefix: str = "t"):
     """Players who never log in (no password hashing: sixty-four of them cost nothing)."""
     from django.contrib.auth import get_user_model
@@ -42,7 +46,8 @@ def make_players(count: int, prefix: str = "t"):
 
 def new_tournament(*, salon=None, staff=None, starts_in=timedelta(minutes=10), now=None, **fields):
     salon = salon or make_salon()
-    staff = staff or make_staff(salon)
+    # Only a site admin adds chips to a prize (issue 18): such a tournament is theirs by default.
+    staff = staff or (make_site_admin() if fields.get("added_chips") else make_staff(salon))
     now = now or timezone.now()
     defaults = {"name": "Akşam turnuvası", "rules": RuleSet.preset("penalty").to_dict(), "min_players": 2,
                 "max_players": 256, "registration_minutes": 60}

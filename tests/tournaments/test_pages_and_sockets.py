@@ -15,7 +15,7 @@ from okeysite.asgi import application
 from tournaments import services
 from tournaments.models import Entry, Format, Tournament, TournamentTable
 
-from .conftest import make_players, make_staff, new_tournament, play_tables, register_all
+from .conftest import make_players, make_site_admin, make_staff, new_tournament, play_tables, register_all
 
 ORIGIN = "http://127.0.0.1:8000"
 
@@ -79,10 +79,16 @@ def test_staff_create_page_and_others_are_refused(salon):
     data = {"name": "Pazar eleme", "format": "knockout", "scoring": "penalty", "hands_per_match": 1, "players": 4,
             "turn_seconds": 20, "starts_at": starts, "registration_minutes": 180, "min_players": 4,
             "max_players": 64, "buy_in": 0, "added_chips": 500, "duration_minutes": 30, "go_on": 2}
+    assert 'name="added_chips"' not in client.get(f"/tournaments/new/{salon.slug}/").content.decode()
     response = client.post(f"/tournaments/new/{salon.slug}/", data)
     assert response.status_code == 302
     made = Tournament.objects.get(name="Pazar eleme")
-    assert made.go_on == 2 and made.added_chips == 500 and made.rules["scoring"] == "penalty"
+    # Salon staff cannot add chips to a prize: the field is not theirs, a posted value is ignored.
+    assert made.go_on == 2 and made.added_chips == 0 and made.rules["scoring"] == "penalty"
+    admin_page = client_for(make_site_admin())
+    assert 'name="added_chips"' in admin_page.get(f"/tournaments/new/{salon.slug}/").content.decode()
+    assert admin_page.post(f"/tournaments/new/{salon.slug}/", {**data, "name": "Büyük ödül"}).status_code == 302
+    assert Tournament.objects.get(name="Büyük ödül").added_chips == 500
     bad = client.post(f"/tournaments/new/{salon.slug}/", {**data, "min_players": 80})
     assert bad.status_code == 200 and "Oyuncu sayısı" in bad.content.decode()
 
