@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from allauth.account.adapter import get_adapter
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
+from django.db import transaction
 from django.urls import reverse_lazy
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
@@ -32,3 +34,23 @@ class SignupForm(AllauthSignupForm):
         )
         # Keep the rules box last, after the passwords.
         self.order_fields([name for name in self.fields if name != "accept_rules"] + ["accept_rules"])
+
+    def clean_username(self) -> str:
+        """allauth's checks, but an account that never verified its address within 48 hours does not
+        make the nickname "taken" (``accounts.signups``): the nickname rules still run, look-alikes
+        of every account that holds its name included."""
+        from .signups import nickname_holder
+
+        adapter = get_adapter()
+        value = adapter.clean_username(self.cleaned_data["username"], shallow=True)
+        if nickname_holder(value) is not None:
+            raise adapter.validation_error("username_taken")
+        return value
+
+    def save(self, request):
+        """One transaction: the stale unverified holders of the nickname go, the new account comes."""
+        from .signups import free_nickname
+
+        with transaction.atomic():
+            free_nickname(self.cleaned_data["username"])
+            return super().save(request)

@@ -11,3 +11,12 @@ from . import services
 def check_chip_ledger() -> int:
     """Read-only: compares every balance with its ledger and logs an alert per difference."""
     return len(services.report_ledger_differences())
+
+
+@shared_task(name="accounts.remove_stale_signups", ignore_result=True)
+def remove_stale_signups() -> int:
+    """Idempotent: deletes sign-ups that never verified within 48 hours and left no trace, which
+    frees their nicknames and addresses (``accounts.signups``); running it twice changes nothing."""
+    from . import signups
+
+    return signups.remove_stale_unverified()

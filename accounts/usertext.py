@@ -10,7 +10,7 @@ alone. ``QuerySet.update`` bypasses this: services write user text through ``sav
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,7 @@ from moderation.chatfilter.normalize import strip_invisible  # plain Python, no 
 _text_fields: dict[type, tuple[str, ...]] = {}
 
 
-@lru_cache(maxsize=None)
+@cache
 def is_project_app(label: str) -> bool:
     """An app of this project: its code lives in the repository (not in the virtualenv or site-packages).
 

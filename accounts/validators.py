@@ -125,10 +125,13 @@ def validate_nickname_policy(value: str) -> None:
 
 
 def _holder_of_key(key: str):
-    """The account whose nickname looks like this key ("Ｖictim" for "victim"), if any."""
+    """The account whose nickname looks like this key ("Ｖictim" for "victim"), if any. A sign-up
+    that never verified its address within 48 hours holds nothing (``accounts.signups``)."""
     from django.contrib.auth import get_user_model
 
-    return get_user_model().objects.filter(nickname_key=key).first()
+    from .signups import holds_nickname
+
+    return next((user for user in get_user_model().objects.filter(nickname_key=key) if holds_nickname(user)), None)
 
 
 def register_nickname_check(check: NicknameCheck) -> None:

@@ -339,6 +339,9 @@ CELERY_BEAT_SCHEDULE = {
     "moderation-expire": {"task": "moderation.expire_sanctions", "schedule": 60.0},
     # Every balance against its chip ledger; a difference is logged as an error (docs/security.md).
     "accounts-chip-ledger": {"task": "accounts.check_chip_ledger", "schedule": 3600.0},
+    # Sign-ups that never verified their address within 48 hours stop holding their nickname
+    # (accounts/signups.py); this removes them when nobody signed up with their nickname first.
+    "accounts-stale-signups": {"task": "accounts.remove_stale_signups", "schedule": 3600.0},
 }
 # Tournaments: starts, rounds, arena seating and ends run at most this long after they are due.
 TOURNAMENT_SWEEP_SECONDS = float(os.environ.get("TOURNAMENT_SWEEP_SECONDS", "2.0"))

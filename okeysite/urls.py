@@ -2,6 +2,7 @@ from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts import views as account_views
 from okeysite.health import healthz
 from salons import views as salon_views
 
@@ -11,6 +12,8 @@ admin.site.login = secure_admin_login(admin.site.login)
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
+    # allauth's code page, minding sign-ups removed after 48 hours unverified (accounts/signups.py)
+    path("accounts/confirm-email/", account_views.email_verification_sent),
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("moderation/", include("moderation.urls")),
