@@ -17,6 +17,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.rules import RuleSet
@@ -40,6 +41,8 @@ class Salon(models.Model):
     name = models.CharField(_("ad"), max_length=60, unique=True)
     slug = models.SlugField(_("kısa ad"), max_length=60, unique=True)
     description = models.CharField(_("açıklama"), max_length=200, blank=True)
+    # The same in English, for pages shown in English (empty: the Turkish one is shown).
+    description_en = models.CharField(_("açıklama (İngilizce)"), max_length=200, blank=True)
     position = models.PositiveSmallIntegerField(_("sıra"), default=0)
     is_active = models.BooleanField(_("açık"), default=True)
     # Chip tables in this salon may only use stakes in this range (play money).
@@ -60,6 +63,21 @@ class Salon(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("salons:salon", kwargs={"slug": self.slug})
+
+    @property
+    def is_practice(self) -> bool:
+        """The hidden salon of practice rooms (``salons.practice``): never named on a page."""
+        from .practice import PRACTICE_SALON_SLUG
+
+        return self.slug == PRACTICE_SALON_SLUG
+
+    @property
+    def shown_description(self) -> str:
+        """The description in the active language: English when the page is English and the salon
+        has one, else the Turkish source."""
+        if self.description_en and (get_language() or "").startswith("en"):
+            return self.description_en
+        return self.description
 
 
 class SalonStaff(models.Model):

@@ -17,7 +17,7 @@ from django.utils.translation import ngettext, pgettext_lazy
 
 from games.engine.finish import PAIRS, SETS, Finish
 from games.engine.rules import CHIPS, COUNTDOWN, PENALTY, PRESETS, RuleSet, RuleSetError
-from games.engine.scoring import finish_value
+from games.engine.scoring import finish_value, indicator_deltas
 
 PRESET_LABELS: dict[str, Promise] = {
     COUNTDOWN: _("Geri sayım (klasik salon)"),
@@ -216,7 +216,8 @@ def preset_rule_set(preset: str) -> RuleSet:
 
 
 def scoring_examples(rules: RuleSet) -> list[tuple[str, int]]:
-    """What each kind of finish is worth under ``rules``, computed by the engine's scoring."""
+    """What each kind of finish is worth under ``rules``, and a shown indicator where it scores,
+    computed by the engine's scoring."""
     cases = [
         (pgettext_lazy("finish", "Normal bitiş"), SETS, False),
         (pgettext_lazy("finish", "Çiftten bitiş"), PAIRS, False),
@@ -227,6 +228,10 @@ def scoring_examples(rules: RuleSet) -> list[tuple[str, int]]:
     for label, kind, okey in cases:
         finish = Finish(kind=kind, discard=None, okey_finish=okey, groups=())
         examples.append((str(label), finish_value(finish, rules)))
+    # What each other player loses (countdown) or takes (penalty) when one shows the indicator; at a
+    # chip table it pays nothing, and the table says so.
+    shown = max(abs(delta) for delta in indicator_deltas(0, rules, rules.players))
+    examples.append((str(pgettext_lazy("finish", "Gösterge yapmak")), shown))
     return examples
 
 

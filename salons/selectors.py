@@ -241,7 +241,7 @@ def lobby_salons() -> list[dict[str, Any]]:
             "id": salon.pk,
             "name": salon.name,
             "slug": salon.slug,
-            "description": salon.description,
+            "description": salon.shown_description,
             "url": salon.get_absolute_url(),
             "rooms": salon.open_rooms,
             "people": people.get(salon.pk, 0),
