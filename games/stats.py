@@ -74,11 +74,15 @@ def rating_chart(points: list[float]) -> dict[str, Any] | None:
             "points": " ".join(f"{x:.1f},{y:.1f}" for x, y in coords), "last": (f"{last_x:.1f}", f"{last_y:.1f}")}
 
 
+# A seat the turn clock played all match long (RULES.md "Absent players never win"): not a match
+# the person played, so it counts nowhere in their record.
+ABSENT = Q(own_moves=0, clock_moves__gt=0)
+
+
 def player_record(user) -> dict[str, Any]:
-    seats = MatchPlayer.objects.filter(user=user).filter(NOT_PRACTICE)
+    seats = MatchPlayer.objects.filter(user=user).filter(NOT_PRACTICE).exclude(ABSENT)
     finished = seats.filter(match__status=Match.Status.FINISHED)
-    hands = Hand.objects.filter(status=Hand.Status.OVER, match__players__user=user,
-                                match__table__practice__isnull=True)
+    hands = Hand.objects.filter(status=Hand.Status.OVER, match__in=seats.values("match_id"))
     finishes = finishes_of(user)
     rating = PlayerRating.objects.filter(user=user, salon=None).first()
     points = list(RatingPoint.objects.filter(user=user).order_by("created_at", "pk").values_list("ordinal", flat=True))
@@ -94,7 +98,8 @@ def player_record(user) -> dict[str, Any]:
         "rated_matches": rating.matches if rating else 0,
         "chart": rating_chart(points),
         "recent": [{"finished_at": seat.match.finished_at, "room": seat.match.table.room.name,
-                    "won": seat.is_winner, "score": seat.score, "scoring": seat.match.rules.get("scoring")}
+                    "won": seat.is_winner, "score": seat.score, "scoring": seat.match.rules.get("scoring"),
+                    "played_by_clock": seat.played_by_clock}
                    for seat in recent],
     }
 

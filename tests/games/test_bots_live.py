@@ -83,7 +83,7 @@ def test_an_empty_table_is_never_filled_with_bots_alone():
     assert not Match.objects.filter(table=table).exists()
 
 
-def test_an_away_player_is_played_by_the_bot():
+def test_an_away_player_is_played_by_the_turn_clock():
     table, users = make_table()
     match = services.start_match(user=table.room.owner, table_id=table.id)
     hand = match.hands.get()
