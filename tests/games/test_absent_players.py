@@ -145,3 +145,16 @@ def test_the_profile_says_played_for_you_where_the_clock_played_most_of_a_match(
     assert "Sizin yerinize oynandı" in own.get(f"/players/{mostly_clock.username}/").content.decode()
     other = Client().get(f"/players/{users[0].username}/").content.decode()
     assert 'data-testid="played-for-you"' not in other
+
+
+@pytest.mark.parametrize("language, words", [
+    ("tr", ["yalnızca taş çekip atar", "eli asla bitirmez", "üst tura çıkamaz", "yerine oynandı"]),
+    ("en", ["only draws and discards", "never finishes", "cannot go on", "played for you"]),
+])
+def test_the_rules_page_says_what_the_clock_does_for_an_absent_player(language, words):
+    client = Client()
+    client.cookies["django_language"] = language
+    page = client.get("/rules/").content.decode()
+    assert 'data-testid="turn-clock-rules"' in page
+    for word in words:
+        assert word in page
