@@ -49,7 +49,7 @@ def match_players(match_id: int) -> dict[int, MatchPlayer]:
 
     user_table = get_user_model()._meta.db_table
     # ``left``: the player stood up from a running match (games.services.leave_running_match frees
-    # their seat at the table; nothing else frees a seat while the table plays). A bot plays for them.
+    # their seat at the table; nothing else frees a seat while the table plays). The turn clock plays for them.
     rows = MatchPlayer.objects.raw(
         f'SELECT mp.*, u.username AS nickname, u.is_bot AS bot, '
         f'NOT EXISTS (SELECT 1 FROM {Seat._meta.db_table} s WHERE s.table_id = m.table_id AND s.user_id = mp.user_id) '

@@ -222,7 +222,7 @@ def play(*, user, table_id: int, action: str, move: Any, args: dict[str, Any] | 
         players = selectors.match_players(hand.match_id)
         player = _player_of(players, user)
         if player.left:
-            raise GameError("left_match", _("Masadan kalktınız; yerinize bot oynuyor. Oynamak için masaya dönün."))
+            raise GameError("left_match", _("Masadan kalktınız; yerinize sıra saati yalnızca taş çekip atıyor. Oynamak için masaya dönün."))
         if move != hand.move:
             raise GameError("stale", _("Masa değişti; güncel durum gönderildi."), move=hand.move)
         state = engine_hand.HandState.from_dict(hand.state)
@@ -663,11 +663,12 @@ def _leave_when_seated_elsewhere(sender, user, **kwargs) -> None:
 
 
 def leave_running_match(*, user, table_id: int) -> Outcome:
-    """"Masadan kalk" while the match runs: a bot plays the seat to the end of the match.
+    """"Masadan kalk" while the match runs: the turn clock plays the seat to the end of the match.
 
     The player's seat at the table is freed (so they may sit elsewhere at once; a freed seat of a
     playing table is what marks a player as having left, see ``selectors.match_players``), they are
-    marked away so the turn clock's bot plays each of their turns, and they count as having lost:
+    marked away so the turn clock plays each of their turns (draw and discard, never a finish), and
+    they count as having lost:
     at a chip table they pay the stake now, as a normal loss, to the players who stay, and their
     seat is not settled again; at match end they are never a winner. Coming back before the match
     ends (``return_to_match``) gives the seat back.

@@ -661,7 +661,7 @@ def _lock_for_staff(*, actor: Any, tournament_id: Any, reason: str) -> Tournamen
 
 
 def disqualify(*, actor: Any, tournament_id: Any, user: Any, reason: str) -> Entry:
-    """Staff remove a player with a reason (logged): their seat is played by the bot, no prize."""
+    """Staff remove a player with a reason (logged): the turn clock plays their seat, no prize."""
     reason = " ".join(str(reason or "").split())
     with transaction.atomic():
         tournament = _lock_for_staff(actor=actor, tournament_id=tournament_id, reason=reason)
@@ -675,7 +675,7 @@ def disqualify(*, actor: Any, tournament_id: Any, user: Any, reason: str) -> Ent
 
 def remove_banned(*, now: datetime | None = None) -> int:
     """The sweep: players banned (site, or the tournament's salon) are removed from the
-    tournaments they are in; their seats go on under the bot, they win nothing."""
+    tournaments they are in; the turn clock plays their seats on, they win nothing."""
     from moderation.models import Sanction
 
     now = now or timezone.now()

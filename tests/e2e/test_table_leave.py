@@ -1,4 +1,4 @@
-"""Leaving a running match: confirmed first, a bot plays the seat (marked so), the player may sit
+"""Leaving a running match: confirmed first, the turn clock plays the seat (marked so), the player may sit
 elsewhere at once, and coming back before the match ends gives the seat back."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ def test_leaving_a_running_match_and_sitting_elsewhere_then_coming_back(new_page
     page.locator("#btn-leave").click()
     dialog = page.locator("#leave-dialog")
     expect(dialog).to_be_visible()
-    expect(dialog).to_contain_text("yerinize bot oynar")
+    expect(dialog).to_contain_text("yerinize sıra saati yalnızca taş çekip atar")
     page.locator("#leave-cancel").click()
     expect(dialog).to_be_hidden()
     assert Seat.objects.filter(table=table, user=person).exists()
