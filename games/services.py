@@ -765,7 +765,9 @@ def take_over_seat(*, user, table_id: int, position: int) -> Outcome:
             user=user, taken_at=timezone.now())
         if taken != 1:
             raise GameError("seat_taken", _("Bu koltuk dolu."))
-        MatchPlayer.objects.filter(pk=held.pk).update(user=user, away=False, timeouts_in_row=0)
+        # The seat's move counts start again: what the clock played for the one who left is not hers.
+        MatchPlayer.objects.filter(pk=held.pk).update(user=user, away=False, timeouts_in_row=0, own_moves=0,
+                                                      clock_moves=0)
         if hand.status == Hand.Status.PLAYING and hand.turn_seat == position:
             hand.deadline = timezone.now() + timedelta(seconds=hand.match.turn_seconds)
             hand.save(update_fields=["deadline"])
