@@ -91,6 +91,8 @@ def table_strings() -> dict[str, str]:
         "false_joker": _("sahte okey"),
         "false_joker_as": _("sahte okey (%(tile)s)"),
         "okey_word": _("okey"),
+        # An okey inside a meld, named by the tile it stands for there.
+        "okey_as": _("okey, %(tile)s yerine"),
         "title_your_turn": _("● Sıra sizde"),
         "pile_label": _("Ortadan taş çek (%(n)s taş kaldı)"),
         "pile_label_empty": _("Orta"),

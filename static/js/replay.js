@@ -8,23 +8,61 @@
   const fmt = (text, values) => text.replace(/%\((\w+)\)s/g, (_, key) => (values[key] ?? ""));
   let index = 0;
 
-  function tile(notation, okey) {
+  // Tiles drawn as on the table (static/js/table.js tileElement): a gold okey with a star badge, a
+  // false joker's clover with the okey's value small in its corner; ``as``: what an okey stands for
+  // inside a meld, drawn as that face.
+  function tile(notation, okey, as) {
     const el = document.createElement("span");
     el.className = "tile";
     el.dataset.tile = notation;
-    const face = notation === "J" && okey ? okey : notation;
-    if (notation === "J") el.classList.add("joker");
-    if (face === "J") { el.classList.add("black"); el.textContent = "★"; }
-    else { el.classList.add(COLORS[face[0]] || "black"); el.textContent = face.slice(1); }
-    if (okey && notation === okey) el.classList.add("okey");
-    el.setAttribute("aria-label", words(notation));
+    const part = (className, text) => {
+      const node = document.createElement("span");
+      node.className = className;
+      node.textContent = text;
+      return node;
+    };
+    if (notation === "J") {
+      el.classList.add("joker");
+      el.append(part("n jsym", "♣"));
+      if (okey) { el.classList.add(`as-${COLORS[okey[0]] || "black"}`); el.append(part("as-value", okey.slice(1))); }
+    } else {
+      const face = as || notation;
+      el.classList.add(COLORS[face[0]] || "black");
+      el.append(part("n", face.slice(1)), part("mark", ""));
+    }
+    const isOkey = okey && notation === okey;
+    if (isOkey) { el.classList.add("okey"); el.append(part("okey-badge", "★")); }
+    if (isOkey && as) el.classList.add("stands-for");
+    for (const node of el.querySelectorAll(".jsym, .as-value, .mark, .okey-badge")) node.setAttribute("aria-hidden", "true");
+    const label = isOkey ? (as ? fmt(T.okey_as, { tile: words(as) }) : `${words(notation)} (${T.okey_word})`) : words(notation, okey);
+    el.setAttribute("aria-label", label);
+    el.title = label;
     return el;
   }
 
+  // What each okey of a meld stands for (as in table.js standIns): a run is low to high, a set has
+  // one number, a pair two equal tiles.
+  function standIns(group, okey) {
+    const face = (t) => (t === "J" ? okey : t);
+    const real = group.map((t, i) => [i, t]).filter(([, t]) => t !== okey).map(([i, t]) => [i, face(t)]);
+    if (!okey || real.length === group.length || !real.length) return group.map(() => null);
+    const colours = new Set(real.map(([, t]) => t[0]));
+    const numbers = new Set(real.map(([, t]) => t.slice(1)));
+    if (group.length === 2) return group.map((t) => (t === okey ? real[0][1] : null));
+    if (colours.size === 1 && numbers.size === real.length && !(real.length === 1 && group.length === 4)) {
+      const [at, first] = real[0];
+      const base = Number(first.slice(1));
+      return group.map((t, i) => (t === okey ? `${first[0]}${((base - 1 + i - at) % 13 + 13) % 13 + 1}` : null));
+    }
+    const missing = Object.keys(COLORS).filter((c) => !colours.has(c));
+    const number = real[0][1].slice(1);
+    return group.map((t) => (t === okey ? `${missing.shift() || real[0][1][0]}${number}` : null));
+  }
+
   // Tiles in words ("kırmızı 7"), never in notation.
-  function words(notation) {
+  function words(notation, okey) {
     if (!notation) return "";
-    if (notation === "J") return T.false_joker;
+    if (notation === "J") return okey ? fmt(T.false_joker_as, { tile: words(okey) }) : T.false_joker;
     return `${T["color_" + COLORS[notation[0]]] || ""} ${notation.slice(1)}`;
   }
 
@@ -74,7 +112,8 @@
       for (const group of step.result.finish.groups) {
         const row = document.createElement("div");
         row.className = "group";
-        for (const t of group) row.append(tile(t, step.okey));
+        const stands = standIns(group, step.okey);
+        group.forEach((t, i) => row.append(tile(t, step.okey, stands[i])));
         result.append(row);
       }
     }

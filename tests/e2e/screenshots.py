@@ -22,6 +22,7 @@ from tests.e2e.table_helpers import (
     open_table,
     play_bots_until_seat,
     play_one_turn_for_the_clock,
+    rig_okey_and_joker_for_seat_zero,
     rig_win_for_seat_zero,
     table_with_bots,
 )
@@ -106,6 +107,32 @@ def test_table_screenshots(new_page, asgi_live_server, language):
     page.set_viewport_size(VIEWPORTS["portrait"])
     shot(page, f"{language}-table-match-end-portrait")
     assert current_hand(short).status == Hand.Status.OVER
+
+
+@pytest.mark.parametrize("language", ["tr", "en"])
+def test_tile_faces_screenshots(new_page, asgi_live_server, language):
+    """A false joker next to the okey, a selected (lifted) tile, and a result whose run holds the
+    okey drawn as the tile it stands for."""
+    locale = "tr-TR" if language == "tr" else "en-GB"
+    person = make_user("Ayşe" if language == "tr" else "Alice")
+    table, _ = table_with_bots(person, name="Taşlar")
+    rig_okey_and_joker_for_seat_zero(table)
+    page = new_page(person, viewport=VIEWPORTS["desktop"], language=locale)
+    if language == "en":
+        page.context.add_cookies([{"name": "django_language", "value": "en", "url": asgi_live_server.url}])
+    open_table(page, table)
+    expect(page.locator('#rack .tile[data-tile="J"]')).to_be_visible()
+    page.locator('#rack .tile[data-tile="M6"]').click()
+    expect(page.locator('#rack .tile[data-tile="M6"]')).to_have_class("tile blue selected")
+    for name, viewport in VIEWPORTS.items():
+        page.set_viewport_size(viewport)
+        shot(page, f"{language}-table-tiles-{name}")
+    page.set_viewport_size(VIEWPORTS["desktop"])
+    drag(page, page.locator('#rack .tile[data-tile="Y13"]'), page.locator("#finish-zone"))
+    expect(page.locator("#result-dialog")).to_be_visible()
+    for name in ("desktop", "portrait"):
+        page.set_viewport_size(VIEWPORTS[name])
+        shot(page, f"{language}-table-result-okey-in-run-{name}")
 
 
 @pytest.mark.parametrize("language", ["tr", "en"])

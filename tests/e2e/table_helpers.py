@@ -166,3 +166,22 @@ def throw_a_tile(page, *, last: bool = False) -> None:
     expect(page.locator("#btn-discard")).to_be_enabled()
     page.locator("#btn-discard").click()
     expect(page.locator("#rack .tile")).to_have_count(14)
+
+
+# Seat 0's finished rack with the okey (indicator S7: the okey is black 8) and a false joker side by
+# side. As a finish the okey stands for red 3 in a run and the false joker (black 8's value) starts
+# another: K1 K2 [okey] K4, M5 M6 M7, J S9 S10, the four 2s; Y13 is the tile to put on the centre.
+WITH_OKEY_AND_JOKER = "K1 K2 K4 M5 M6 M7 S8 J S9 S10 Y2 K2 M2 S2 Y13"
+
+
+def rig_okey_and_joker_for_seat_zero(table) -> Hand:
+    """Seat 0 starts the hand with the okey and a false joker side by side in the rack; it may
+    finish at once with the okey inside a run."""
+    hand = current_hand(table)
+    rig_hand(hand, racks=[WITH_OKEY_AND_JOKER, *OTHERS], indicator="S7", starting_seat=0)
+    match = hand.match
+    match.state = {**match.state, "next_starting_seat": 0}
+    match.save(update_fields=["state"])
+    hand.deadline = timezone.now() + timedelta(seconds=120)
+    hand.save(update_fields=["deadline"])
+    return hand
