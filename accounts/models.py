@@ -142,6 +142,7 @@ class ChipTransaction(models.Model):
         WELCOME = "welcome", _("hoş geldin çipi")
         GAME = "game", _("oyun")
         ADMIN = "admin", _("yönetici düzeltmesi")
+        HOLD = "hold", _("el teminatı")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chip_transactions", verbose_name=_("oyuncu")
@@ -159,3 +160,25 @@ class ChipTransaction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.amount:+d} ({self.get_kind_display()})"
+
+
+class ChipHold(models.Model):
+    """Chips set aside for what a player may owe: the most a chip hand can cost them, held when the
+    hand is dealt and released when it is settled. Held chips are out of the balance (a ``hold``
+    ledger line each way), so nothing else (a tournament buy-in) can spend them, and the winner of
+    the hand is always paid in full (issue 18)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="chip_holds",
+                             verbose_name=_("oyuncu"))
+    # What the chips are held for, e.g. "match 12 hand 3": one hold per user and reference.
+    reference = models.CharField(_("ne için"), max_length=64)
+    amount = models.PositiveBigIntegerField(_("miktar"))
+    created_at = models.DateTimeField(_("zaman"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("tutulan çip")
+        verbose_name_plural = _("tutulan çipler")
+        constraints = [models.UniqueConstraint(fields=["user", "reference"], name="chip_hold_once_per_reference")]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.amount} ({self.reference})"

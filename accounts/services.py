@@ -16,7 +16,7 @@ from django.db.models import F
 from django.utils.translation import gettext_lazy as _
 
 from .errors import ServiceError
-from .models import ChipTransaction, User
+from .models import ChipHold, ChipTransaction, User
 from .selectors import LedgerDifference, ledger_differences
 
 logger = logging.getLogger(__name__)
@@ -50,6 +50,30 @@ def _add_to_balance(*, user_id: int, amount: int) -> int | None:
         )
         row = cursor.fetchone()
     return None if row is None else row[0]
+
+
+@transaction.atomic
+def hold_chips(*, user: User, amount: int, reference: str) -> ChipHold:
+    """Set ``amount`` chips aside for ``reference``; ``not_enough_chips`` when the balance is short
+    (nothing is held then)."""
+    change_chips(user=user, amount=-amount, kind=ChipTransaction.Kind.HOLD, note=f"held for {reference}")
+    return ChipHold.objects.create(user_id=user.pk, reference=reference, amount=amount)
+
+
+@transaction.atomic
+def release_holds(*, reference: str, user_ids: list[int] | None = None) -> dict[int, int]:
+    """Give back what is held for ``reference`` (of these users, or all): {user id: chips}.
+    Idempotent: a hold is released once, a second call finds nothing."""
+    holds = ChipHold.objects.select_for_update().filter(reference=reference)
+    if user_ids is not None:
+        holds = holds.filter(user_id__in=user_ids)
+    released: dict[int, int] = {}
+    for hold in holds.select_related("user").order_by("user_id"):
+        change_chips(user=hold.user, amount=hold.amount, kind=ChipTransaction.Kind.HOLD,
+                     note=f"released from {reference}")
+        released[hold.user_id] = hold.amount
+        hold.delete()
+    return released
 
 
 def end_every_session(*, user: User) -> None:

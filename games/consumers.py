@@ -271,6 +271,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         """A new password ended the user's other sessions: reconnect and be authenticated again."""
         await self.close(code=sockets.CLOSE_REAUTHENTICATE, reason="reauthenticate")
 
+    async def room_password_attack(self, message: dict[str, Any]) -> None:
+        """To ``user-<id>``: a room this player owns reached its password limit (salons.services)."""
+        from salons.events import password_attack_frame
+
+        await self.send_json(password_attack_frame(self.language, message))
+
     async def user_kicked(self, message: dict[str, Any]) -> None:
         """Moderation or the room owner removed this user (or their private access ended): say who,
         why and until when, as the table would refuse them now, and close their socket."""

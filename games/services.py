@@ -19,7 +19,8 @@ from django.dispatch import receiver as signal_receiver
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.services import change_chips, record_game_result
+from accounts.errors import ServiceError
+from accounts.services import change_chips, hold_chips, record_game_result, release_holds
 from games import bot_players, events, ratings, scheduling, selectors
 from games.engine import fairness
 from games.engine import hand as engine_hand
@@ -27,6 +28,7 @@ from games.engine import match as engine_match
 from games.engine.autoplay import auto_move
 from games.engine.errors import EngineError
 from games.engine.rules import CHIPS, RuleSet
+from games.engine.scoring import most_a_hand_costs
 from games.errors import GameError
 from games.models import Hand, Match, MatchPlayer, Move, PracticeTable, ReadyMark
 from salons import services as salon_services
@@ -116,6 +118,7 @@ def mark_ready(*, user, table_id: int) -> Match | None:
         if table.status == Table.Status.PLAYING:
             raise GameError("already_playing", _("Bu masada oyun zaten sürüyor."))
         ReadyMark.objects.get_or_create(table=table, user=user)
+        _lock_chip_players(table)
         seats = list(Seat.objects.filter(table=table).order_by("position"))
         players = RuleSet.from_stored(table.room.rules).players
         seated = [seat.user_id for seat in seats if seat.user_id]
@@ -140,6 +143,9 @@ def start_match(*, user, table_id: int, with_bots: bool = False) -> Match:
             raise GameError("not_owner", _("Maçı yalnızca oda sahibi başlatabilir."))
         if table.status == Table.Status.PLAYING:
             raise GameError("already_playing", _("Bu masada oyun zaten sürüyor."))
+        if with_bots:
+            _refuse_too_many_bot_matches(table)
+        _lock_chip_players(table)
         seats = list(Seat.objects.select_for_update().filter(table=table).order_by("position"))
         players = RuleSet.from_stored(table.room.rules).players
         seated = sum(1 for seat in seats if seat.user_id)
@@ -150,6 +156,32 @@ def start_match(*, user, table_id: int, with_bots: bool = False) -> Match:
             _seat_bots(seats)
             return _start_match(table=table, seats=seats)
     raise refusal
+
+
+#: Running matches with bots at once in the rooms of one owner (issue 18: one account kept 24 bot
+#: matches running for nobody). Tournament tables and practice are not counted.
+BOT_MATCHES_PER_OWNER = 3
+
+
+def _refuse_too_many_bot_matches(table: Table) -> None:
+    running = (MatchPlayer.objects.filter(match__status=Match.Status.RUNNING, user__is_bot=True,
+                                          match__table__room__owner_id=table.room.owner_id)
+               .exclude(practice_room_q("match__table__room__")).values("match_id").distinct().count())
+    if running >= BOT_MATCHES_PER_OWNER:
+        raise GameError("too_many_bot_matches", _(
+            "Odalarınızda aynı anda en çok %(count)d botlu maç sürebilir; önce birini bitirin.")
+            % {"count": BOT_MATCHES_PER_OWNER})
+
+
+def _lock_chip_players(table: Table) -> None:
+    """At a chip table, the seated people's rows before the seats' (their chips are held as the
+    first hand is dealt): ``take_seat`` locks a player's row and then the seat they leave, so
+    locking the seats first here could deadlock with one of them sitting down elsewhere."""
+    if table.room.rules.get("scoring") != CHIPS:
+        return
+    people = Seat.objects.filter(table=table, user__isnull=False, user__is_bot=False).values_list("user_id", flat=True)
+    list(get_user_model().objects.select_for_update().filter(pk__in=list(people)).order_by("pk")
+         .values_list("pk", flat=True))
 
 
 def _refuse_short_of_stake(*, table: Table, seats: list[Seat]) -> GameError | None:
@@ -185,6 +217,13 @@ def _start_match(*, table: Table, seats: list[Seat], seed: str | None = None) ->
 
 
 def _deal_hand(*, match: Match, match_state: engine_match.MatchState) -> Hand:
+    short = _hold_hand_stakes(match=match, rules=match_state.rules, hand_number=match_state.hands_played)
+    if short:
+        raise GameError(
+            "not_enough_chips",
+            _("Elin bahsini karşılayacak çipi olmayanlar var: %(names)s") % {"names": ", ".join(short)},
+            players=short,
+        )
     state = engine_match.start_next_hand(match_state)
     # Commit to the deck before anyone plays; the salt stays secret until the hand is over.
     salt = fairness.new_salt()
@@ -205,6 +244,54 @@ def _deal_hand(*, match: Match, match_state: engine_match.MatchState) -> Hand:
                         args={key: value for key, value in dealt.items() if key not in ("move", "type", "seat")})
     _after_commit(hand=hand, since=0)
     return hand
+
+
+# -- chips held for a hand (issue 18: chips are money) ------------------------------------------------
+
+
+class _NotAllHeld(Exception):
+    """Rolls back the holds of a hand that cannot be dealt."""
+
+
+def _hold_reference(match_id: int, hand_number: int) -> str:
+    return f"match {match_id} hand {hand_number}"
+
+
+def _hold_hand_stakes(*, match: Match, rules: RuleSet, hand_number: int) -> list[str]:
+    """At a chip table, set aside from every person still at the match the most this hand can cost
+    them, before it is dealt: whatever happens to their balance during the hand (a tournament
+    buy-in, say), the winner is paid in full. Bots play for no chips. Returns the nicknames of those
+    who cannot cover it (nothing is held then)."""
+    cover = most_a_hand_costs(rules)
+    if not cover:
+        return []
+    left = _left_seats(match)
+    people = [player for player in MatchPlayer.objects.select_related("user").filter(match=match).order_by("user_id")
+              if not player.user.is_bot and player.seat not in left]
+    short: list[str] = []
+    reference = _hold_reference(match.pk, hand_number)
+    try:
+        with transaction.atomic():
+            for player in people:
+                try:
+                    hold_chips(user=player.user, amount=cover, reference=reference)
+                except ServiceError:
+                    short.append(player.user.username)
+            if short:
+                raise _NotAllHeld
+    except _NotAllHeld:
+        pass
+    return short
+
+
+def _people_short_of_cover(*, match: Match, rules: RuleSet) -> bool:
+    """After a chip hand is settled: would any person still at the match fail to cover the next?"""
+    cover = most_a_hand_costs(rules)
+    if not cover:
+        return False
+    left = _left_seats(match)
+    balances = MatchPlayer.objects.filter(match=match, user__is_bot=False).values_list("seat", "user__chips")
+    return any(chips < cover for seat, chips in balances if seat not in left)
 
 
 # -- playing -------------------------------------------------------------------------------------------
@@ -365,7 +452,11 @@ def _record_hand(*, hand: Hand, state) -> None:
     if match_state.rules.scoring == CHIPS:
         _settle_chips(players={seat: player for seat, player in players.items() if seat not in left},
                       deltas=[a - b for a, b in zip(match_state.scores, before, strict=True)],
-                      hand_number=hand.number)
+                      match_id=match.pk, hand_number=hand.number)
+        if not engine_match.is_over(match_state) and _people_short_of_cover(match=match, rules=match_state.rules):
+            # Someone could not pay for the next hand's worst case: the match ends here.
+            match_state = engine_match.end_match(match_state, reason="chips")
+            match.state = match_state.to_dict()
     over = engine_match.is_over(match_state)
     # RULES.md "Absent players never win": a person the clock played for all match long did not
     # play it. A player who left lost it, whatever the clock did for their seat.
@@ -423,26 +514,24 @@ def _count_moves(*, hand: Hand, players: dict[int, MatchPlayer]) -> dict[int, tu
     return {seat: (own, clock) for seat, (own, clock) in counts.items()}
 
 
-def _settle_chips(*, players: dict[int, MatchPlayer], deltas: list[int], hand_number: int) -> None:
-    """Chip tables settle every hand at once: each loser pays what they owe, or all they have, and
-    the winner(s) receive exactly what was paid (play money only; a balance never goes below 0).
-    Every movement goes through the chip ledger."""
-    User = get_user_model()
-    users = {user.pk: user for user in User.objects.select_for_update().filter(
-        pk__in=[player.user_id for player in players.values()])}
-    note = f"match {next(iter(players.values())).match_id} hand {hand_number + 1}"
+def _settle_chips(*, players: dict[int, MatchPlayer], deltas: list[int], match_id: int, hand_number: int) -> None:
+    """Chip tables settle every hand at once, from the chips held for it: every hold of the hand
+    comes back, then each person who lost pays in full what they owe (never more than was held),
+    and the winner receives exactly what was paid. Chips move only between people: a bot's seat,
+    and the seat of a player who left (they paid on leaving), neither pay nor receive. Every
+    movement goes through the chip ledger."""
+    release_holds(reference=_hold_reference(match_id, hand_number))
+    people = {seat: player for seat, player in players.items() if not player.user.is_bot}
+    note = f"match {match_id} hand {hand_number + 1}"
     paid = 0
     for seat, delta in enumerate(deltas):
-        if delta < 0 and seat in players:
-            user = users[players[seat].user_id]
-            payment = min(-delta, user.chips)
-            if payment:
-                change_chips(user=user, amount=-payment, note=note)
-                paid += payment
+        if delta < 0 and seat in people:
+            change_chips(user=people[seat].user, amount=delta, note=note)
+            paid -= delta
     owed = sum(delta for delta in deltas if delta > 0)
     for seat, delta in enumerate(deltas):
-        if delta > 0 and seat in players and owed and paid:
-            change_chips(user=users[players[seat].user_id], amount=paid * delta // owed, note=note)
+        if delta > 0 and seat in people and owed and paid:
+            change_chips(user=people[seat].user, amount=paid * delta // owed, note=note)
 
 
 def _count_match_for_users(*, players: dict[int, MatchPlayer], winners: set[int], scores: list[int]) -> None:
@@ -471,7 +560,21 @@ def start_next_hand(*, match_id: int) -> Hand | None:
         match_state = engine_match.MatchState.from_dict(match.state)
         if last is not None and last.number + 1 != match_state.hands_played:
             return None
-        return _deal_hand(match=match, match_state=match_state)
+        try:
+            with transaction.atomic():
+                return _deal_hand(match=match, match_state=match_state)
+        except GameError as error:
+            if error.code != "not_enough_chips":
+                raise
+            # A balance spent between hands (after the check that ends a match at its hand's end).
+            match.state = engine_match.end_match(match_state, reason="chips").to_dict()
+            match.status = Match.Status.FINISHED
+            match.finished_at = timezone.now()
+            match.save(update_fields=["state", "status", "finished_at"])
+            Table.objects.filter(pk=match.table_id).update(status=Table.Status.WAITING)
+            table_id = match.table_id
+            transaction.on_commit(lambda: events.publish_match_abandoned(table_id, "not_enough_chips"))
+            return None
 
 
 # -- bots --------------------------------------------------------------------------------------------
@@ -483,6 +586,11 @@ def fill_with_bots(*, table_id: int) -> Match | None:
         table = _lock_table(table_id)
         if table.status == Table.Status.PLAYING:
             return None
+        try:
+            _refuse_too_many_bot_matches(table)
+        except GameError:
+            return None
+        _lock_chip_players(table)
         seats = list(Seat.objects.select_for_update().filter(table=table).order_by("position"))
         empty = [seat for seat in seats if seat.user_id is None]
         if not empty or len(empty) == len(seats):
@@ -529,6 +637,8 @@ def abandon_match(*, table_id: int, reason: str) -> None:
         match = Match.objects.select_for_update().filter(table=table, status=Match.Status.RUNNING).first()
         if match is None:
             return
+        for number in Hand.objects.filter(match=match, status=Hand.Status.PLAYING).values_list("number", flat=True):
+            release_holds(reference=_hold_reference(match.pk, number))
         Hand.objects.filter(match=match, status=Hand.Status.PLAYING).update(status=Hand.Status.OVER, deadline=None)
         match.status = Match.Status.ABANDONED
         match.finished_at = timezone.now()
@@ -690,10 +800,17 @@ def leave_running_match(*, user, table_id: int) -> Outcome:
         Seat.objects.filter(table=table, user=user).update(user=None, taken_at=None)
         MatchPlayer.objects.filter(pk=player.pk).update(away=True, timeouts_in_row=AWAY_AFTER_TIMEOUTS)
         rules = RuleSet.from_dict(match.rules)
-        if rules.scoring == CHIPS and table.room.stake:
-            _pay_stake_for_leaving(user=user, stake=table.room.stake, match=match,
-                                   others=[p.user_id for p in players.values() if p.seat != player.seat and not p.left])
-        if hand.status == Hand.Status.PLAYING and hand.turn_seat == player.seat:
+        if rules.scoring == CHIPS:
+            # Their chips held for this hand come back first; the stake is then paid from them.
+            release_holds(reference=_hold_reference(match.pk, hand.number), user_ids=[user.pk])
+            people = [p.user_id for p in players.values() if p.seat != player.seat and not p.left and not p.bot]
+            if table.room.stake:
+                _pay_stake_for_leaving(user=user, stake=table.room.stake, match=match, others=people)
+        if not any(not p.bot and not p.left and p.seat != player.seat for p in players.values()) \
+                and not _is_tournament_table(table.pk):
+            # The last person left: no match goes on for nobody (bots playing bots, chips held).
+            transaction.on_commit(lambda: abandon_match(table_id=table_id, reason="no_players"))
+        elif hand.status == Hand.Status.PLAYING and hand.turn_seat == player.seat:
             hand.deadline = timezone.now() + timedelta(seconds=AWAY_TURN_SECONDS)
             hand.save(update_fields=["deadline"])
         _announce_seats(table)
@@ -785,12 +902,11 @@ def accept_rematch(*, user, table_id: int) -> Match | None:
         table = _lock_table(table_id)
         if table.status == Table.Status.PLAYING:
             raise GameError("already_playing", _("Bu masada oyun zaten sürüyor."))
+        _lock_chip_players(table)
         last = Match.objects.filter(table=table).order_by("-started_at", "-pk").first()
         if last is None or last.status != Match.Status.FINISHED:
             raise GameError("no_rematch", _("Tekrar oynanacak bitmiş bir maç yok."))
-        from tournaments.models import TournamentTable
-
-        if TournamentTable.objects.filter(table=table).exists():
+        if _is_tournament_table(table.pk):
             # The tournament seats its own tables; its result is final.
             raise GameError("no_rematch", _("Turnuva masasında maç tekrar oynanmaz; sonraki masanızı turnuva belirler."))
         seats = list(Seat.objects.filter(table=table).select_related("user").order_by("position"))
@@ -856,6 +972,12 @@ def _pay_stake_for_leaving(*, user, stake: int, match: Match, others: list[int])
         amount = share + (1 if index < rest else 0)
         if amount:
             change_chips(user=receiver, amount=amount, note=note)
+
+
+def _is_tournament_table(table_id: int) -> bool:
+    from tournaments.models import TournamentTable
+
+    return TournamentTable.objects.filter(table_id=table_id).exists()
 
 
 def _left_seats(match: Match) -> set[int]:

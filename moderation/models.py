@@ -290,6 +290,8 @@ class ModerationLog(models.Model):
         STAFF_GRANTED = "staff_granted", _("yönetim paneli erişimi verildi")
         # A staff member tried something outside their powers (nothing changed).
         REFUSED = "refused", _("yetki dışı girişim reddedildi")
+        # A private room's password limit was reached (salons.services.enter_room); the owner is told.
+        PASSWORD_ATTACK = "password_attack", _("oda şifresine saldırı")
 
     action = models.CharField(_("işlem"), max_length=20, choices=Action.choices, db_index=True)
     # Null: the system (expiry task).

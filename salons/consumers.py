@@ -37,10 +37,6 @@ CLOSE_FORBIDDEN = sockets.CLOSE_FORBIDDEN
 CLOSE_LOGIN = sockets.CLOSE_LOGIN
 CLOSE_NOT_FOUND = sockets.CLOSE_NOT_FOUND
 CLOSE_GONE = sockets.CLOSE_GONE
-PASSWORD_ATTACK_NOTICE = gettext_lazy(
-    "Bu odaya kısa sürede çok fazla yanlış şifre denendi; şifreyle giriş birkaç dakika kapalı. "
-    "Şifreyi değiştirmenizi öneririz."
-)
 
 
 class BaseConsumer(AsyncJsonWebsocketConsumer):
@@ -67,6 +63,10 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
     async def user_reauthenticate(self, event: dict[str, Any]) -> None:
         """A new password ended the user's other sessions: reconnect and be authenticated again."""
         await self.close(code=sockets.CLOSE_REAUTHENTICATE, reason="reauthenticate")
+
+    async def room_password_attack(self, event: dict[str, Any]) -> None:
+        """Sent to the owner's ``user-<id>`` group only: one of their rooms reached its password limit."""
+        await self.send_json(events.password_attack_frame(self.language, event))
 
     def in_language(self, func):
         """``func`` on a database thread, with this socket's language active (its words are theirs)."""
@@ -281,11 +281,6 @@ class RoomConsumer(BaseConsumer):
         text = gettext_lazy("Odanın şifresi ya da davet bağlantısı değişti; yeniden girmeniz gerekiyor.")
         await self.send_json({"type": "removed", "message": self.translated(text)})
         await self.close(code=CLOSE_FORBIDDEN)
-
-    async def room_password_attack(self, event: dict[str, Any]) -> None:
-        """Only the owner hears that the room's password limit was reached."""
-        if event.get("owner") == self.user.pk:
-            await self.send_json({"type": "room.password_attack", "message": self.translated(PASSWORD_ATTACK_NOTICE)})
 
     async def user_removed(self, event: dict[str, Any]) -> None:
         if event.get("user") != self.user.pk:

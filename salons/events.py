@@ -15,10 +15,27 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+from django.utils import translation
+from django.utils.translation import gettext_lazy
 
 logger = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
+
+
+PASSWORD_ATTACK_NOTICE = gettext_lazy(
+    "«%(room)s» odanıza kısa sürede çok fazla yanlış şifre denendi; şifreyle giriş bir süre kapalı, "
+    "davet bağlantısı çalışıyor. Şifreyi değiştirmenizi öneririz."
+)
+
+
+def password_attack_frame(language: str, event: dict[str, Any]) -> dict[str, Any]:
+    """What every socket of a room's owner sends when the room's password limit is reached
+    (``room.password_attack`` to the owner's ``user-<id>`` group: lobby, salon, room, table and
+    tournament sockets alike), in the socket's language."""
+    with translation.override(language):
+        message = str(PASSWORD_ATTACK_NOTICE) % {"room": event.get("room_name", "")}
+    return {"type": "room.password_attack", "room": event.get("room"), "message": message}
 
 
 def salon_group(salon_id: int) -> str:

@@ -159,6 +159,15 @@ class Room(models.Model):
         return int(self.rules.get("stake", 0))
 
     @property
+    def chip_cover(self) -> int:
+        """What a player must hold to sit here: the most one hand can cost them (0 but at chips),
+        set aside as each hand is dealt (``accounts.models.ChipHold``)."""
+        from games.engine.rules import RuleSet
+        from games.engine.scoring import most_a_hand_costs
+
+        return most_a_hand_costs(RuleSet.from_stored(self.rules))
+
+    @property
     def is_open(self) -> bool:
         return self.status == self.Status.OPEN
 

@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from accounts.errors import ServiceError
 from accounts.models import User
 from games.engine.rules import CHIPS, PRESETS, RuleSet
+from games.engine.scoring import most_a_hand_costs
 
 from . import selectors, services
 from .models import Room, Salon, Seat, Table
@@ -43,7 +44,7 @@ class QuickSeat:
 
 
 def _affordable(room: Room, chips: int) -> bool:
-    return room.rules.get("scoring") != CHIPS or room.stake <= chips
+    return room.rules.get("scoring") != CHIPS or room.chip_cover <= chips
 
 
 def _public_tables(*, status: str, scoring: str):
@@ -116,7 +117,7 @@ def _suitable_salon(*, user: User, scoring: str) -> tuple[Salon, int] | None:
             continue
         if scoring != CHIPS:
             return salon, 0
-        if salon.min_stake <= chips:
+        if most_a_hand_costs(RuleSet.preset(CHIPS, stake=salon.min_stake)) <= chips:
             return salon, salon.min_stake
     return None
 

@@ -16,8 +16,8 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, pgettext_lazy
 
 from games.engine.finish import PAIRS, SETS, Finish
-from games.engine.rules import CHIPS, COUNTDOWN, PENALTY, PRESETS, RuleSet, RuleSetError
-from games.engine.scoring import finish_value, indicator_deltas
+from games.engine.rules import CHIP_HANDS, CHIPS, COUNTDOWN, PENALTY, PRESETS, RuleSet, RuleSetError
+from games.engine.scoring import finish_value, indicator_deltas, most_a_hand_costs
 
 PRESET_LABELS: dict[str, Promise] = {
     COUNTDOWN: _("Geri sayım (klasik salon)"),
@@ -111,6 +111,15 @@ RULE_OPTIONS: dict[str, RuleOption] = {
         presets=frozenset({CHIPS}),
         minimum=0,
         maximum=1_000_000,
+    ),
+    "chip_hands": RuleOption(
+        label=_("Çipli maçtaki el sayısı"),
+        description=_(
+            "Çipli maç bu kadar el sürer; her el kendi içinde ödenir. Her elin başında her oyuncunun "
+            "o elde ödeyebileceği en çok çip (bahsin 4 katı) el bitene kadar ayrılır."
+        ),
+        presets=frozenset({CHIPS}),
+        choices=tuple((hands, _("%(hands)d el") % {"hands": hands}) for hands in CHIP_HANDS),
     ),
     "okey_completes_pair": RuleOption(
         label=_("Okey çifti tamamlar"),
@@ -287,6 +296,10 @@ def plain_rules(rules: RuleSet | dict[str, Any], *, turn_seconds: int | None = N
     else:
         lines.append(str(_("Her el hemen ödenir: eli bitirene diğer her oyuncu %(normal)d çip öder; çiftle ya da okey "
                            "atarak bitirirse %(pairs)d.") % {"normal": normal, "pairs": pairs}))
+        lines.append(str(ngettext("Maç %(hands)d el sürer.", "Maç %(hands)d el sürer.", rule_set.chip_hands)
+                         % {"hands": rule_set.chip_hands}))
+        lines.append(str(_("Oturmak için en az %(cover)d çip gerekir: her elin başında bir elde ödenebilecek en çok "
+                           "çip ayrılır, el bitince kalanı geri gelir.") % {"cover": most_a_hand_costs(rule_set)}))
     if rule_set.max_jokers_per_set == 1:
         lines.append(str(_("Bir perde en çok bir okey kullanılabilir.")))
     for name in ("color_finish", "indicator_binds_pair", "double_okey"):

@@ -12,8 +12,10 @@ Entry points the other apps rely on: ``take_seat``, ``leave_seat``, ``set_table_
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import re
+import time
 from datetime import timedelta
 from typing import Any
 
@@ -24,6 +26,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.errors import ServiceError
 from accounts.models import User
+from accounts.services import user_sockets_group
 from games.engine.rules import CHIPS, RuleSet, RuleSetError
 from moderation import chat as moderation_chat
 
@@ -74,13 +77,20 @@ CHAT_MAX_LENGTH = 300
 # Chat flood guard: at most CHAT_BURST messages per CHAT_WINDOW seconds per user.
 CHAT_BURST = 5
 CHAT_WINDOW = 10
-# Room passwords: a minimum length, and guesses counted per player and per room (every player
-# together) in a window; a correct password is not counted.
+# Room passwords: a minimum length, and guesses counted before they are checked, in windows of
+# PASSWORD_WINDOW seconds: per player and room, per address and room (more accounts bring no more
+# guesses), per player and per address over all rooms (no sweeping every private room), per room
+# from everyone (the room locks, the owner is told) and per room and day (no endless attack from
+# fresh accounts on fresh addresses). A correct password is not counted. docs/security.md.
 PASSWORD_MIN_LENGTH = 4
 PASSWORD_MAX_LENGTH = 64
 PASSWORD_ATTEMPTS = 10
+ACCOUNT_PASSWORD_ATTEMPTS = 30
+ADDRESS_PASSWORD_ATTEMPTS = 30
 ROOM_PASSWORD_ATTEMPTS = 30
+ROOM_PASSWORD_ATTEMPTS_PER_DAY = 100
 PASSWORD_WINDOW = 300
+PASSWORD_DAY = 24 * 3600
 REMOVAL_REASON_MIN = 3
 REMOVAL_REASON_MAX = 200
 REMOVAL_MINUTES_DEFAULT = 30
@@ -479,44 +489,103 @@ def _refund_attempt(key: str) -> None:
         pass
 
 
-def _user_attempts_key(room: Room, user: User) -> str:
-    return f"salons:room-password:{room.pk}:{user.pk}"
+# The clock of the password windows (tests drive it instead of sleeping).
+_password_clock = time.time
 
 
-def _room_attempts_key(room: Room) -> str:
-    return f"salons:room-password:{room.pk}:all"
+def _window_key(base: str, window: int) -> str:
+    return f"{base}:{int(_password_clock() // window)}"
 
 
-def _spend_password_attempt(*, room: Room, user: User) -> None:
-    """Count the attempt against the player (PASSWORD_ATTEMPTS) and the room, whoever tries
-    (ROOM_PASSWORD_ATTEMPTS: more accounts bring no more guesses); the owner is told once per window."""
-    user_key = _user_attempts_key(room, user)
-    if _spend_attempt(user_key, PASSWORD_WINDOW) > PASSWORD_ATTEMPTS:
+def _address_key(address: str) -> str:
+    # The address never appears in a key as such (nor anywhere staff can read).
+    return hashlib.sha256(address.encode()).hexdigest()[:24]
+
+
+def _password_counters(*, room: Room, user: User, address: str | None) -> list[tuple[str, int, int, str]]:
+    """(cache key, window, limit, refusal code), narrowest first."""
+    base = "salons:room-password"
+    counters = [(_window_key(f"{base}:{room.pk}:user:{user.pk}", PASSWORD_WINDOW), PASSWORD_WINDOW,
+                 PASSWORD_ATTEMPTS, "too_many_attempts")]
+    if address:
+        counters.append((_window_key(f"{base}:{room.pk}:address:{_address_key(address)}", PASSWORD_WINDOW),
+                         PASSWORD_WINDOW, PASSWORD_ATTEMPTS, "too_many_attempts"))
+    counters.append((_window_key(f"{base}:user:{user.pk}", PASSWORD_WINDOW), PASSWORD_WINDOW,
+                     ACCOUNT_PASSWORD_ATTEMPTS, "too_many_attempts"))
+    if address:
+        counters.append((_window_key(f"{base}:address:{_address_key(address)}", PASSWORD_WINDOW), PASSWORD_WINDOW,
+                         ADDRESS_PASSWORD_ATTEMPTS, "too_many_attempts"))
+    counters.append((_window_key(f"{base}:{room.pk}:all", PASSWORD_WINDOW), PASSWORD_WINDOW,
+                     ROOM_PASSWORD_ATTEMPTS, "room_locked"))
+    counters.append((_window_key(f"{base}:{room.pk}:day", PASSWORD_DAY), PASSWORD_DAY,
+                     ROOM_PASSWORD_ATTEMPTS_PER_DAY, "room_locked"))
+    return counters
+
+
+def _spend_password_attempt(*, room: Room, user: User, address: str | None) -> list[str]:
+    """Count the attempt on every counter before the password is checked; returns the keys spent
+    (to refund when the password is right). Past a limit the attempt is refused unchecked and
+    refunded to the narrower counters (it was no guess of theirs); the owner is told, once per
+    window, when the room's own limit is reached."""
+    spent: list[str] = []
+    for key, window, limit, code in _password_counters(room=room, user=user, address=address):
+        count = _spend_attempt(key, window)
+        if count <= limit:
+            spent.append(key)
+            continue
+        for earlier in spent:
+            _refund_attempt(earlier)
+        if code == "room_locked":
+            if count == limit + 1:
+                _tell_owner_of_password_attack(room, guessers=_guessers(room))
+            raise ServiceError(
+                "room_locked",
+                _("Bu odaya çok fazla yanlış şifre denendi; oda sahibine haber verildi. "
+                  "Birkaç dakika sonra yeniden deneyin ya da davet bağlantısıyla girin."),
+            )
         raise ServiceError("too_many_attempts", _("Çok fazla yanlış deneme; birkaç dakika sonra yeniden deneyin."))
-    room_count = _spend_attempt(_room_attempts_key(room), PASSWORD_WINDOW)
-    if room_count > ROOM_PASSWORD_ATTEMPTS:
-        _refund_attempt(user_key)  # not checked, so not this player's guess
-        if room_count == ROOM_PASSWORD_ATTEMPTS + 1:
-            _tell_owner_of_password_attack(room)
-        raise ServiceError(
-            "room_locked",
-            _("Bu odaya çok fazla yanlış şifre denendi; oda sahibine haber verildi. "
-              "Birkaç dakika sonra yeniden deneyin ya da davet bağlantısıyla girin."),
-        )
+    _note_guesser(room, user)
+    return spent
 
 
-def _tell_owner_of_password_attack(room: Room) -> None:
+def _guessers_key(room: Room) -> str:
+    return _window_key(f"salons:room-password:{room.pk}:guessers", PASSWORD_WINDOW)
+
+
+def _note_guesser(room: Room, user: User, keep: int = 20) -> None:
+    """The nicknames that guessed at this room in the window, for the moderation log (not atomic:
+    it informs staff, it limits nothing)."""
+    key = _guessers_key(room)
+    names = cache.get(key) or []
+    if user.username not in names and len(names) < keep:
+        cache.set(key, [*names, user.username], PASSWORD_WINDOW * 2)
+
+
+def _guessers(room: Room) -> list[str]:
+    return list(cache.get(_guessers_key(room)) or [])
+
+
+def _tell_owner_of_password_attack(room: Room, *, guessers: list[str]) -> None:
+    """The owner hears it on every open socket (lobby, salons, rooms, tables, tournaments) and on the
+    room's page until the password changes; the salon's staff find it in the moderation log."""
+    from moderation.services import record_password_attack
+
     now = timezone.now()
     Room.objects.filter(pk=room.pk).update(password_attack_at=now)
+    record_password_attack(room=room, guessers=guessers)
     events.send_now(
-        events.room_group(room.pk),
-        {"type": "room.password_attack", "room": room.pk, "owner": room.owner_id, "at": now.isoformat()},
+        user_sockets_group(room.owner_id),
+        {"type": "room.password_attack", "room": room.pk, "room_name": room.name, "owner": room.owner_id,
+         "at": now.isoformat()},
     )
 
 
-def enter_room(*, user: User, room: Room, password: str = "", token: str = "") -> None:
+def enter_room(*, user: User, room: Room, password: str = "", token: str = "", address: str | None = None) -> None:
     """Unlock a room for ``user``: public rooms need nothing, private ones a password or the invite token.
 
+    ``address`` is the client's (``request.META["REMOTE_ADDR"]``, behind the trusted proxies): password
+    guesses count per address too. While the room is locked no password is checked for anyone, right
+    or not (a lock that let new accounts try would be no lock): the invite link still works.
     The password hash is checked outside any transaction (it is slow on purpose); the access is then
     written under the room's lock, only if the password and link are still the ones checked.
     """
@@ -534,12 +603,12 @@ def enter_room(*, user: User, room: Room, password: str = "", token: str = "") -
             raise ServiceError("bad_invite", _("Davet bağlantısı geçersiz ya da eskimiş."))
         via = RoomAccess.Via.INVITE
     else:
-        _spend_password_attempt(room=room, user=user)
+        spent = _spend_password_attempt(room=room, user=user, address=address)
         if not room.check_password(str(password or "")):
             raise ServiceError("wrong_password", _("Şifre yanlış."))
-        # A right password is not a guess to hold against the player or the room.
-        _refund_attempt(_user_attempts_key(room, user))
-        _refund_attempt(_room_attempts_key(room))
+        # A right password is not a guess to hold against the player, the address or the room.
+        for key in spent:
+            _refund_attempt(key)
         via = RoomAccess.Via.PASSWORD
     with transaction.atomic():
         locked = _lock_room(room)
@@ -589,10 +658,11 @@ def take_seat(*, user: User, table: Table, position: int) -> Seat:
     if any(other.table.is_playing for other in elsewhere):
         raise ServiceError("already_playing", _("Başka bir masada oyununuz sürüyor."))
     if room.rules.get("scoring") == CHIPS:
-        if balance < room.stake:
+        if balance < room.chip_cover:
             raise ServiceError(
                 "not_enough_chips",
-                _("Bu masaya oturmak için en az %(stake)d çip gerekli.") % {"stake": room.stake},
+                _("Bu masaya oturmak için en az %(cover)d çip gerekli: her elin başında bir elde ödenebilecek "
+                  "en çok çip (bahsin 4 katı) ayrılır.") % {"cover": room.chip_cover},
             )
     _free_seats(elsewhere)
     # A conditional update, so two players clicking the same seat can never both get it.
@@ -622,17 +692,17 @@ def unseat_players_short_of_stake(*, table: Table, seats: list[Seat]) -> list[Us
     table, stand up every player whose balance no longer covers the stake and return them, in seat
     order (``seats`` is updated too).
 
-    Balances are read, not locked: ``take_seat`` holds a player's row while it locks the table they
-    leave, so locking players here, under this table's lock, could deadlock with it. A balance that
-    drops after this check costs nothing: a settlement never takes more than a player holds.
-    Bots are house players: their balance only caps what they pay.
+    "Covers" means the most one hand can cost (``Room.chip_cover``): that much is held from each
+    player as each hand is dealt. Balances are read here, not locked; the hold itself is the atomic
+    check (a balance that drops after this read makes the hold fail, and the start is refused).
+    Bots play for no chips.
     """
     room = Room.objects.get(pk=table.room_id)
     if room.rules.get("scoring") != CHIPS:
         return []
     by_user = {seat.user_id: seat for seat in seats if seat.user_id}
     players = User.objects.filter(pk__in=list(by_user), is_bot=False).order_by("pk")
-    short = sorted((player for player in players if player.chips < room.stake),
+    short = sorted((player for player in players if player.chips < room.chip_cover),
                    key=lambda player: by_user[player.pk].position)
     if short:
         freed = _free_seats([by_user[player.pk] for player in short])

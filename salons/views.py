@@ -172,7 +172,8 @@ def room_enter(request: HttpRequest, room_id: int) -> HttpResponse:
     if not form.is_valid():
         return _form_error(request, form, room.get_absolute_url())
     try:
-        services.enter_room(user=request.user, room=room, password=form.cleaned_data["password"])
+        services.enter_room(user=request.user, room=room, password=form.cleaned_data["password"],
+                            address=request.META.get("REMOTE_ADDR"))
     except ServiceError as error:
         return _error_response(request, error, room.get_absolute_url())
     return redirect(room.get_absolute_url())

@@ -72,6 +72,12 @@ class TournamentConsumer(AsyncJsonWebsocketConsumer):
         """A new password ended the user's other sessions: reconnect and be authenticated again."""
         await self.close(code=sockets.CLOSE_REAUTHENTICATE, reason="reauthenticate")
 
+    async def room_password_attack(self, event: dict[str, Any]) -> None:
+        """To ``user-<id>``: a room this player owns reached its password limit (salons.services)."""
+        from salons.events import password_attack_frame
+
+        await self.send_json(password_attack_frame(sockets.language_of(self.scope), event))
+
     async def tournament_changed(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "changed", "tournament": event["tournament"]})
 

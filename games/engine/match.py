@@ -11,7 +11,7 @@ End of a match, per preset (RULES.md):
 * countdown: someone is at 0 or below, or a sıralı renk finish (option); highest score wins;
 * penalty: after ``hands_per_match`` hands; lowest penalty wins; the prize pool is split by
   ``scoring.split_prize_pool``;
-* chips: never by itself (each hand settles at once); ``winners`` is empty.
+* chips: after ``chip_hands`` hands (each hand settles at once); ``winners`` is empty.
 
 An indicator shown during a hand counts at once on the live scoreboard (``live_scores``). When it
 brings a countdown score to 0 or below the match ends at once (RULES.md "Reaching zero"): each
@@ -159,6 +159,8 @@ def record_hand(match: MatchState, hand: HandState) -> MatchState:
         ended = "zero"
     elif match.rules.scoring == PENALTY and match.hands_played + 1 >= match.rules.hands_per_match:
         ended = "hands"
+    elif match.rules.scoring == CHIPS and match.hands_played + 1 >= match.rules.chip_hands:
+        ended = "hands"
     entry = {
         "hand": match.hands_played,
         "starting_seat": hand.starting_seat,
@@ -211,3 +213,11 @@ def prizes(match: MatchState) -> list[int] | None:
     if match.rules.scoring != PENALTY or match.rules.prize_pool == 0 or not is_over(match):
         return None
     return split_prize_pool(match.rules.prize_pool, match.scores, match.rules.hands_per_match)
+
+
+def end_match(match: MatchState, *, reason: str) -> MatchState:
+    """End a running match between hands for a reason outside the hands themselves ("chips": a
+    player at a chip table can no longer cover a hand). Nobody wins it by score alone."""
+    if is_over(match):
+        raise EngineError("the match is over", code="match_over")
+    return replace(match, ended=reason)

@@ -15,6 +15,9 @@ CHIPS = "chips"
 PRESETS = (COUNTDOWN, PENALTY, CHIPS)
 
 
+#: How many hands a chip match may last (a room option).
+CHIP_HANDS = (1, 5, 10, 20)
+
 #: Options of source 000 that belong to the countdown preset alone (RULES.md): a rule set that turns
 #: one on under another preset is refused, never silently played differently.
 COUNTDOWN_ONLY = ("color_finish", "indicator_binds_pair", "double_okey")
@@ -49,6 +52,8 @@ class RuleSet:
     prize_pool: int = 0
     # Chips: what each other player pays the finisher for a normal finish.
     stake: int = 10
+    # Chips: the match lasts this many hands (each hand settles at once; a match still has an end).
+    chip_hands: int = 10
     # Interpretation (common online): a wild okey may complete a pair.
     okey_completes_pair: bool = True
     # Renkten bitme (000): one-colour finishes score extra (countdown only).
@@ -73,6 +78,8 @@ class RuleSet:
             raise RuleSetError("the prize pool cannot be negative", field="prize_pool")
         if self.stake < 0:
             raise RuleSetError("the stake cannot be negative", field="stake")
+        if self.chip_hands not in CHIP_HANDS:
+            raise RuleSetError(f"a chip match lasts {', '.join(map(str, CHIP_HANDS))} hands", field="chip_hands")
         if self.scoring != COUNTDOWN:
             for name in COUNTDOWN_ONLY:
                 if getattr(self, name):

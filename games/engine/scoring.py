@@ -12,7 +12,7 @@ from collections.abc import Sequence
 # hand and re-exports it, so the layers run one way: tiles -> melds -> finish -> hand -> scoring.
 from .finish import ORDERED_COLOR, ORDERED_COLOR_VALUE, finish_value
 from .hand import FINISHED, MATCH_OVER, PILE_OUT, HandResult, HandState
-from .rules import COUNTDOWN, PENALTY, RuleSet
+from .rules import CHIPS, COUNTDOWN, PENALTY, RuleSet
 
 # -- hand scoring -----------------------------------------------------------------------------------
 
@@ -20,6 +20,15 @@ from .rules import COUNTDOWN, PENALTY, RuleSet
 PRIZE_LIMITS = {1: 40, 3: 80}
 #: The share of the prize pool that may go to players other than the winner(s), in percent.
 RUNNERS_UP_PERCENT = 25
+
+
+def most_a_hand_costs(rules: RuleSet) -> int:
+    """The most one player can pay in one hand, in chips: what a chip table holds from each player
+    as the hand is dealt (0 for the point presets). Under chips the costliest finish is a pairs
+    finish with the okey, ×2 ×2 the stake (RULES.md); no other chip rule moves chips in a hand."""
+    if rules.scoring != CHIPS:
+        return 0
+    return rules.stake * 4
 
 
 def indicator_deltas(seat: int, rules: RuleSet, players: int) -> list[int]:

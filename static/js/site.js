@@ -73,6 +73,8 @@
         if (handler) { handler(data); }
         // A site ban closes every socket of the player: every page says why, whatever it shows.
         else if (data.type === "banned") { closedForGood = true; closedNotice(data.message, "/"); }
+        // The owner of a room under a password attack hears it on whatever page is open.
+        else if (data.type === "room.password_attack") { toast(data.message, "error"); }
       });
       socket.addEventListener("close", function (event) {
         clearInterval(pingTimer);

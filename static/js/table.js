@@ -233,6 +233,7 @@
     else if (message.type === "arrangement") applyArrangement(message.order);
     else if (message.type === "player_card") showCard(message.card);
     else if (message.type === "watchers") { showWatchers(message.count); showOnline(message.online); }
+    else if (message.type === "room.password_attack" && window.Okey) window.Okey.toast(message.message, "error");
   }
 
   // -- state ----------------------------------------------------------------------------------

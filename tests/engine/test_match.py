@@ -181,14 +181,57 @@ def test_no_prizes_without_a_pool_or_before_the_end():
 # -- chips ---------------------------------------------------------------------------------------
 
 
-def test_chips_settle_every_hand_and_the_match_never_ends_by_itself():
-    match = start_match(RuleSet(scoring="chips", stake=5), seed=0)
+def test_chips_settle_every_hand_and_the_match_ends_after_its_hands():
+    match = start_match(RuleSet(scoring="chips", stake=5, chip_hands=20), seed=0)
     for _ in range(12):
         hand = starter_finishes(match)
         match = record_hand(match, hand)
         assert sum(match.scores) == 0
     assert not is_over(match) and winners(match) == [] and prizes(match) is None
     assert match.scores == [0, 0, 0, 0]  # everyone finished three times and paid three times
+    for _ in range(8):
+        match = record_hand(match, starter_finishes(match))
+    # Issue 18: a chip match has an end (a room option), so no match runs for ever.
+    assert is_over(match) and match.ended == "hands" and match.hands_played == 20 and winners(match) == []
+
+
+@pytest.mark.parametrize("hands", [1, 5, 10])
+def test_a_chip_match_lasts_the_hands_its_room_chose(hands):
+    match = start_match(RuleSet(scoring="chips", stake=5, chip_hands=hands), seed=0)
+    while not is_over(match):
+        match = record_hand(match, starter_finishes(match))
+    assert match.hands_played == hands
+
+
+def test_a_chip_match_can_end_between_hands_and_not_twice():
+    from games.engine.match import end_match
+
+    match = start_match(RuleSet(scoring="chips", stake=5), seed=0)
+    ended = end_match(match, reason="chips")
+    assert is_over(ended) and ended.ended == "chips" and winners(ended) == []
+    with pytest.raises(EngineError) as info:
+        end_match(ended, reason="chips")
+    assert info.value.code == "match_over"
+
+
+def test_the_most_a_chip_hand_costs_is_the_costliest_finish():
+    """What a chip table holds from each player is exactly the costliest finish's value."""
+    from games.engine.finish import PAIRS, SETS, Finish, finish_value
+    from games.engine.scoring import most_a_hand_costs
+
+    rules = RuleSet.preset("chips", stake=25)
+    values = [finish_value(Finish(kind=kind, discard=None, okey_finish=okey, groups=()), rules)
+              for kind in (SETS, PAIRS) for okey in (False, True)]
+    assert most_a_hand_costs(rules) == max(values) == 100
+    assert most_a_hand_costs(RuleSet()) == 0 and most_a_hand_costs(RuleSet.preset("penalty")) == 0
+
+
+def test_a_chip_match_length_outside_the_choices_is_refused():
+    from games.engine.rules import RuleSetError
+
+    with pytest.raises(RuleSetError) as info:
+        RuleSet(scoring="chips", chip_hands=7)
+    assert info.value.field == "chip_hands"
 
 
 # -- refusals and storage --------------------------------------------------------------------------

@@ -263,16 +263,25 @@ def test_an_invalid_finish_is_refused_with_its_reason_and_changes_nothing():
     assert hand.move == 0
 
 
-def test_chip_tables_settle_each_hand_and_no_balance_goes_negative():
-    table, users = make_table(rules=RuleSet.preset("chips", stake=100))
+def test_chip_tables_settle_each_hand_in_full_from_the_chips_held_for_it():
+    """Issue 18: each hand holds 4 × the stake from every person as it is dealt, so a balance that
+    drops during the hand (here to 30) still pays in full, and the winner is paid in full."""
     from django.contrib.auth import get_user_model
 
+    from accounts.models import ChipHold
+    from accounts.selectors import ledger_differences
+
+    table, users = make_table(rules=RuleSet.preset("chips", stake=100))
     User = get_user_model()
     match = start(table, users)
     hand = current_hand(match)
+    assert ChipHold.objects.filter(user__in=users, amount=400).count() == 4
     starter = hand.turn_seat
     poor = users[(starter + 1) % 4]
-    User.objects.filter(pk=poor.pk).update(chips=30)
+    assert User.objects.get(pk=poor.pk).chips == 600  # 1,000 less the 400 held
+    from accounts.services import change_chips
+
+    change_chips(user=poor, amount=-570, note="spent during the hand")
     balances = {user.pk: User.objects.get(pk=user.pk).chips for user in users}
     winning = "K1 K2 K3 K4 M5 M6 M7 S9 S10 S11 Y2 K2 M2 S2 Y13"
     others = [
@@ -283,10 +292,14 @@ def test_chip_tables_settle_each_hand_and_no_balance_goes_negative():
     rig_hand(hand, racks=[winning if seat == starter else others.pop() for seat in range(4)], indicator="S7")
     services.play(user=users[starter], table_id=table.id, action="finish", move=0, args={"tile": "Y13"})
     after = {user.pk: User.objects.get(pk=user.pk).chips for user in users}
-    assert after[poor.pk] == 0
-    paid = 30 + 100 * 2
-    assert after[users[starter].pk] == balances[users[starter].pk] + paid
-    assert sum(after.values()) == sum(balances.values())
+    assert after[poor.pk] == 30 + 400 - 100, "the loser paid the full stake from what was held"
+    assert after[users[starter].pk] == balances[users[starter].pk] + 400 + 300, "the winner is paid in full"
+    assert sum(after.values()) == sum(balances.values()) + 4 * 400  # every hold came back, nothing made
+    assert ledger_differences() == []
+    # The poor player can no longer cover a hand (330 < 400): the match ends instead of dealing one.
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.state["ended"] == "chips"
+    assert not ChipHold.objects.exists()
 
 
 def test_an_away_player_gets_a_short_clock_and_a_banned_player_is_handed_to_autoplay():

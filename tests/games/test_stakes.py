@@ -85,7 +85,7 @@ def test_bots_do_not_fill_a_table_whose_player_lacks_the_stake():
 
 def test_a_match_starts_when_everyone_holds_the_stake():
     table, users = make_table(rules=CHIPS_100)
-    short_of_chips(users[1], chips=100)  # exactly the stake is enough
+    short_of_chips(users[1], chips=400)  # exactly what a hand can cost (4 × the stake) is enough
     match = services.start_match(user=table.room.owner, table_id=table.id)
     assert match.players.count() == 4
 

@@ -38,7 +38,7 @@ def test_it_seats_the_player_at_the_fullest_table_that_fits():
 def test_it_honours_the_preset_and_a_stake_the_player_can_afford():
     salon = make_salon(min_stake=10, max_stake=1000)
     countdown = make_room(salon=salon, name="Geri sayım")
-    rich = make_room(salon=salon, name="Zengin", rules=RuleSet.preset("chips", stake=900).to_dict())
+    rich = make_room(salon=salon, name="Zengin", rules=RuleSet.preset("chips", stake=200).to_dict())
     cheap = make_room(salon=salon, name="Ucuz", rules=RuleSet.preset("chips", stake=20).to_dict())
     seat_people(countdown, 3)
     seat_people(rich, 2)
@@ -175,7 +175,7 @@ def test_a_running_chip_match_is_not_offered_to_a_player_short_of_its_stake():
     from games import services as game_services
 
     salon = make_salon(min_stake=10, max_stake=1000)
-    room = make_room(salon=salon, name="Pahalı", rules=RuleSet.preset("chips", stake=500).to_dict())
+    room = make_room(salon=salon, name="Pahalı", rules=RuleSet.preset("chips", stake=200).to_dict())
     table, people, match = started_match(room)
     game_services.leave_running_match(user=people[1], table_id=table.pk)
     found = quick_play(user=make_player("Fakir", chips=100), scoring="chips")

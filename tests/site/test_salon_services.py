@@ -175,7 +175,7 @@ def test_a_room_password_needs_four_characters():
 def test_more_accounts_bring_no_more_guesses_and_the_owner_is_told():
     owner = make_player("Sahip")
     room = make_room(owner=owner, is_private=True, password="gizli")
-    listener = Listener(f"room-{room.pk}")
+    listener = Listener(f"user-{owner.pk}")  # every socket of the owner, whatever page is open
     guessers = [make_player() for _ in range(services.ROOM_PASSWORD_ATTEMPTS // services.PASSWORD_ATTEMPTS + 2)]
     codes = []
     for guesser in guessers:
@@ -362,11 +362,9 @@ def test_one_table_at_a_time_and_never_away_from_a_running_game():
 
 def test_chip_tables_need_the_stake():
     room = make_room(rules=RuleSet.preset("chips", stake=500).to_dict())
-    poor = make_player("Fakir")
-    poor.chips = 100
-    poor.save()
+    poor = make_player("Fakir", chips=1999)  # a hand can cost 4 × 500: that much is held as it is dealt
     refused("not_enough_chips", services.take_seat, user=poor, table=room.tables.get(), position=0)
-    services.take_seat(user=make_player(), table=room.tables.get(), position=0)
+    services.take_seat(user=make_player(chips=2000), table=room.tables.get(), position=0)
 
 
 def test_set_table_status_validates():

@@ -29,6 +29,7 @@ def room_form_data(**overrides):
         "rule_hands_per_match": "1",
         "rule_prize_pool": "0",
         "rule_stake": "10",
+        "rule_chip_hands": "10",
         "rule_okey_completes_pair": "on",
     }
     data.update(overrides)
