@@ -5,21 +5,16 @@ from __future__ import annotations
 
 from openskill.models import PlackettLuce
 
-from games.engine.rules import COUNTDOWN, PENALTY
+from games.engine.scoring import scoring_for
 from games.models import PlayerRating, RatingPoint
 
 _model = PlackettLuce()
 
 
 def finishing_ranks(*, scoring: str, scores: list[int]) -> list[int] | None:
-    """Rank 1 is best; equal scores share a rank. Chip tables are not rated (they never end)."""
-    if scoring == COUNTDOWN:
-        ordered = sorted(set(scores), reverse=True)
-    elif scoring == PENALTY:
-        ordered = sorted(set(scores))
-    else:
-        return None
-    return [ordered.index(score) + 1 for score in scores]
+    """Rank 1 is best; equal scores share a rank (the engine's ``Scoring`` decides which way scores
+    go). Chip tables are not rated."""
+    return scoring_for(scoring).ranks(scores)
 
 
 def update_ratings(*, user_ids: list[int], salon_id: int, scoring: str, scores: list[int],

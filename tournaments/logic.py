@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from games.engine.scoring import largest_remainder
+from games.engine.scoring import largest_remainder, scoring_for
 
 BOT = None
 
@@ -90,7 +90,7 @@ def table_ranking(seats: Sequence[int | None], scores: Sequence[int], scoring: s
     worst = len(seed_rank) + 1
 
     def key(seat: int) -> tuple:
-        score = scores[seat] if scoring == PENALTY else -scores[seat]
+        score = scoring_for(scoring).sort_key(scores[seat])  # the engine says which way scores go
         player = seats[seat]
         return (score, worst if player is BOT else seed_rank.get(player, worst - 1), seat)
 

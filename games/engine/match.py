@@ -30,7 +30,7 @@ from .deck import Seed, deal
 from .errors import EngineError
 from .hand import HandState
 from .rules import CHIPS, COUNTDOWN, PENALTY, RuleSet
-from .scoring import ends_match_at_once, hand_score_deltas, indicator_deltas, split_prize_pool
+from .scoring import ends_match_at_once, hand_score_deltas, indicator_deltas, scoring_for, split_prize_pool
 
 MATCH_VERSION = 1
 
@@ -199,13 +199,9 @@ def is_over(match: MatchState) -> bool:
 
 def winners(match: MatchState) -> list[int]:
     """Seats that won (several on a tie); empty while the match runs and always for chips."""
-    if not is_over(match) or match.rules.scoring == CHIPS:
+    if not is_over(match):
         return []
-    if match.rules.scoring == COUNTDOWN:
-        best = max(match.scores)
-    else:
-        best = min(match.scores)
-    return [seat for seat, score in enumerate(match.scores) if score == best]
+    return scoring_for(match.rules).winners(match.scores)
 
 
 def prizes(match: MatchState) -> list[int] | None:

@@ -6,13 +6,83 @@ is worth under a rule set; hand and match scoring use it to move points and chip
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 # finish_value lives with the finish search (which ranks finishes by it); scoring sits above the
 # hand and re-exports it, so the layers run one way: tiles -> melds -> finish -> hand -> scoring.
 from .finish import ORDERED_COLOR, ORDERED_COLOR_VALUE, finish_value
 from .hand import FINISHED, MATCH_OVER, PILE_OUT, HandResult, HandState
 from .rules import CHIPS, COUNTDOWN, PENALTY, RuleSet
+
+# -- which way scores go, who won (issue 20: nothing outside the engine decides it) --------------
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """A preset's answer to "who is ahead": the one place that knows countdown's highest score wins,
+    penalty's lowest, and that chip tables have no winner (each hand settles at once).
+
+    ``teams``: seats that share one result (eşli: 0+2 against 1+3); None when everyone plays alone.
+    Team members share their team's rank, and so its win or loss.
+    """
+
+    preset: str
+    higher_is_better: bool
+    # Chip matches rank nobody: no winner, no rating.
+    ranked: bool = True
+    teams: tuple[tuple[int, ...], ...] | None = None
+
+    def better(self, a: int, b: int) -> bool:
+        """Is score ``a`` strictly better than ``b``?"""
+        return a > b if self.higher_is_better else a < b
+
+    def sort_key(self, score: int) -> int:
+        """Sorting by this puts the best score first."""
+        return -score if self.higher_is_better else score
+
+    def _unit_scores(self, scores: Sequence[int]) -> list[int]:
+        """Each seat's score as ranked: its team's (the team's score is the first member's: team
+        presets keep one score per team on every member) or its own."""
+        if not self.teams:
+            return list(scores)
+        unit = list(scores)
+        for team in self.teams:
+            for seat in team:
+                unit[seat] = scores[team[0]]
+        return unit
+
+    def ranks(self, scores: Sequence[int]) -> list[int] | None:
+        """Rank per seat, 1 best; equal scores (and partners) share a rank. None when unranked."""
+        if not self.ranked:
+            return None
+        unit = self._unit_scores(scores)
+        ordered = sorted(set(unit), key=self.sort_key)
+        return [ordered.index(score) + 1 for score in unit]
+
+    def winners(self, scores: Sequence[int]) -> list[int]:
+        """The seats with the best score (several on a tie, both partners of a team); none unranked."""
+        ranks = self.ranks(scores)
+        return [] if ranks is None else [seat for seat, rank in enumerate(ranks) if rank == 1]
+
+    def ranking(self, scores: Sequence[int], tie_break: Callable[[int], Any] = lambda seat: seat) -> list[int]:
+        """Seats from best to worst; equal scores ordered by ``tie_break`` (default: seat number)."""
+        unit = self._unit_scores(scores)
+        return sorted(range(len(unit)), key=lambda seat: (self.sort_key(unit[seat]), tie_break(seat)))
+
+
+def scoring_for(rules: RuleSet | str) -> Scoring:
+    """The ``Scoring`` of a rule set (or of a preset's name)."""
+    preset = rules if isinstance(rules, str) else rules.scoring
+    if preset == COUNTDOWN:
+        return Scoring(preset=preset, higher_is_better=True)
+    if preset == PENALTY:
+        return Scoring(preset=preset, higher_is_better=False)
+    if preset == CHIPS:
+        return Scoring(preset=preset, higher_is_better=True, ranked=False)
+    raise ValueError(f"unknown scoring preset {preset!r}")
+
 
 # -- hand scoring -----------------------------------------------------------------------------------
 

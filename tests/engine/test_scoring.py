@@ -217,3 +217,49 @@ def test_the_split_always_sums_to_the_pool_and_the_winners_get_at_least_three_qu
     for share, penalty in zip(shares, penalties, strict=True):
         if penalty != best and penalty >= limit:
             assert share == 0
+
+
+# -- Scoring: which way scores go, who won (issue 20, step 2) -------------------------------------
+
+
+def test_countdown_ranks_the_highest_first_and_penalty_the_lowest():
+    from games.engine.scoring import scoring_for
+
+    countdown, penalty = scoring_for("countdown"), scoring_for("penalty")
+    assert countdown.higher_is_better and not penalty.higher_is_better
+    assert countdown.ranks([20, 4, 20, -2]) == [1, 2, 1, 3]
+    assert countdown.winners([20, 4, 20, -2]) == [0, 2]
+    assert penalty.ranks([40, 0, 20, 0]) == [3, 1, 2, 1]
+    assert penalty.ranking([40, 0, 20, 0]) == [1, 3, 2, 0]
+    assert countdown.better(5, 3) and penalty.better(3, 5) and not penalty.better(5, 5)
+
+
+def test_chip_tables_rank_nobody():
+    from games.engine.scoring import scoring_for
+
+    chips = scoring_for(RuleSet.preset("chips"))
+    assert chips.ranks([30, -10, -10, -10]) is None and chips.winners([30, -10, -10, -10]) == []
+
+
+def test_partners_share_their_teams_rank():
+    from games.engine.scoring import Scoring
+
+    eşli = Scoring(preset="countdown", higher_is_better=True, teams=((0, 2), (1, 3)))
+    # One score per team, kept on both partners.
+    assert eşli.ranks([12, 6, 12, 6]) == [1, 2, 1, 2]
+    assert eşli.winners([12, 6, 12, 6]) == [0, 2]
+    assert eşli.ranking([12, 6, 12, 6]) == [0, 2, 1, 3]
+
+
+def test_the_ranking_breaks_ties_as_asked():
+    from games.engine.scoring import scoring_for
+
+    order = scoring_for("countdown").ranking([8, 8, 3, 8], tie_break=lambda seat: -seat)
+    assert order == [3, 1, 0, 2]
+
+
+def test_an_unknown_preset_has_no_scoring():
+    from games.engine.scoring import scoring_for
+
+    with pytest.raises(ValueError):
+        scoring_for("yuzbir")
