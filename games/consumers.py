@@ -174,6 +174,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await database_sync_to_async(self.in_language(services.leave_running_match))(user=self.user, table_id=self.table_id)
         elif kind == "return_to_match":
             await database_sync_to_async(self.in_language(services.return_to_match))(user=self.user, table_id=self.table_id)
+        elif kind == "i_am_back":
+            await database_sync_to_async(self.in_language(services.i_am_back))(user=self.user, table_id=self.table_id)
         elif kind == "rematch":
             await database_sync_to_async(self.in_language(services.accept_rematch))(user=self.user, table_id=self.table_id)
         elif kind == "player_card":
@@ -291,7 +293,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
 
 # Messages of the table page beyond the game's own actions (TableConsumer.table_page_message).
-TABLE_PAGE_MESSAGES = ("leave_match", "return_to_match", "rematch", "player_card", "chat_history", "watchers")
+TABLE_PAGE_MESSAGES = ("leave_match", "return_to_match", "i_am_back", "rematch", "player_card", "chat_history", "watchers")
 
 
 class SalonRefused(Exception):

@@ -424,7 +424,12 @@ def _mark_played_by_server(hand_events: list[dict[str, Any]], *, after: int) -> 
 def _deadline_for(match: Match, state, *, players: dict[int, MatchPlayer] | None = None) -> Any:
     """A person gets the room's turn time; a bot plays after a human-like pause; an away player's
     turn is played almost at once. ``players``: from ``selectors.match_players``, when the caller has them."""
-    player = (players if players is not None else selectors.match_players(match.id))[state.turn]
+    players = players if players is not None else selectors.match_players(match.id)
+    player = players[state.turn]
+    if _practice_paused(match, players):
+        # Practice plays for nobody: while its one person is away the table waits (no deadline, so
+        # the turn clock passes it by) until they press "Buradayım" or make a move.
+        return None
     if player.bot:
         seconds = bot_players.think_time()
     elif player.away:
@@ -432,6 +437,37 @@ def _deadline_for(match: Match, state, *, players: dict[int, MatchPlayer] | None
     else:
         seconds = match.turn_seconds
     return timezone.now() + timedelta(seconds=seconds)
+
+
+def _practice_paused(match: Match, players: dict[int, MatchPlayer]) -> bool:
+    """A practice table whose person is away (looked up only then: a query for the rare case)."""
+    if not any(player.away and not player.bot for player in players.values()):
+        return False
+    return is_practice_table(match.table_id)
+
+
+def i_am_back(*, user, table_id: int) -> Outcome:
+    """"Buradayım": an away player (three turns in a row ran out) is present again without having
+    to make a move inside the one second the clock now gives them. Their turn, if it is theirs,
+    gets the room's full time again; a practice table paused for them plays on."""
+    with transaction.atomic():
+        # The hand's lock first: players change only under it (as in every move).
+        hand = _lock_current_hand_any_phase(table_id)
+        players = selectors.match_players(hand.match_id)
+        player = _player_of(players, user)
+        if player.left:
+            raise GameError("left_match", _("Masadan kalktınız; oynamak için masaya dönün."))
+        if not player.away and not player.timeouts_in_row:
+            raise GameError("not_away", _("Zaten masadasınız."))
+        player.away, player.timeouts_in_row = False, 0
+        MatchPlayer.objects.filter(pk=player.pk).update(away=False, timeouts_in_row=0)
+        if hand.status == Hand.Status.PLAYING and (hand.turn_seat == player.seat or hand.deadline is None):
+            state = engine_hand.HandState.from_dict(hand.state)
+            hand.deadline = _deadline_for(hand.match, state, players=players)
+            hand.save(update_fields=["deadline"])
+        table = hand.match.table_id
+        transaction.on_commit(lambda: events.publish_seat_players_changed(table, "back"))
+        return Outcome(hand_id=hand.id, move=hand.move)
 
 
 # -- ending hands and matches ------------------------------------------------------------------------
@@ -459,8 +495,10 @@ def _record_hand(*, hand: Hand, state) -> None:
             match.state = match_state.to_dict()
     over = engine_match.is_over(match_state)
     # RULES.md "Absent players never win": a person the clock played for all match long did not
-    # play it. A player who left lost it, whatever the clock did for their seat.
-    absent = {seat for seat, player in players.items() if not player.user.is_bot and player.absent}
+    # play it. A player who left lost it (leaving is their own act: it counts, as a loss), whatever
+    # the clock did for their seat.
+    absent = {seat for seat, player in players.items()
+              if not player.user.is_bot and player.absent and seat not in left}
     winners: set[int] = set()
     if over:
         winners = set(engine_match.winners(match_state)) - left - absent
