@@ -12,7 +12,7 @@ from games.engine import hand as engine_hand
 from games.engine.rules import RuleSet
 from games.models import Hand, Match, PlayerRating
 
-from .conftest import make_table, make_user
+from .conftest import make_table, make_user, play_hand_out
 
 pytestmark = pytest.mark.django_db
 
@@ -30,9 +30,10 @@ def play_out_by_timeouts(table) -> Hand:
 
 @pytest.fixture
 def finished_penalty_match():
+    """A one-hand penalty match its four players played themselves (so it is rated and counted)."""
     table, users = make_table(rules=RuleSet.preset("penalty", hands_per_match=1))
     services.start_match(user=table.room.owner, table_id=table.id)
-    hand = play_out_by_timeouts(table)
+    hand = play_hand_out(Hand.objects.get(match__table=table, status=Hand.Status.PLAYING))
     return table, users, hand
 
 

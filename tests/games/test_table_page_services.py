@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games import selectors, services
 from games.engine.rules import RuleSet
-from games.models import Hand, Match, MatchPlayer, PlayerRating
+from games.models import Hand, Match, MatchPlayer, Move, PlayerRating
 from salons.models import Seat, Table
 
 from .conftest import make_table, make_user, rig_hand
@@ -105,19 +105,25 @@ def test_coming_back_frees_a_seat_taken_meanwhile_at_a_waiting_table():
     assert Seat.objects.get(table=table, position=2).user == leaver
 
 
-def test_a_player_who_left_loses_the_match_whatever_their_bot_does():
-    table, users, match, hand = started(RuleSet(start_points=2))
-    # The starting seat holds a finished rack; its player leaves, and the bot finishes for them.
+def test_a_player_who_left_loses_the_match_and_the_clock_never_finishes_for_them():
+    table, users, match, hand = started(RuleSet.preset("penalty", hands_per_match=1))
+    # The starting seat holds a finished rack and leaves: the clock plays the seat, and never
+    # finishes (RULES.md "Absent players never win"). A short pile: the hand soon runs out.
     starter = hand.turn_seat
     racks = list(OTHERS)
-    rig_hand(hand, racks=[WINNING if seat == starter else racks.pop() for seat in range(4)], indicator="S7")
+    rig_hand(hand, racks=[WINNING if seat == starter else racks.pop() for seat in range(4)], indicator="S7",
+             pile="K13 S1 M2 Y4")
     leaver = users[starter]
     services.leave_running_match(user=leaver, table_id=table.id)
     hand.refresh_from_db()
-    overdue(hand)
-    assert services.resolve_timeout(hand_id=hand.id, move=hand.move)
+    while hand.status == Hand.Status.PLAYING:
+        overdue(hand)
+        assert services.resolve_timeout(hand_id=hand.id, move=hand.move)
+        hand.refresh_from_db()
+    assert not Move.objects.filter(hand=hand, action="finish").exists()
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
+    # Leaving is the player's own act: the match counts for them, as a loss.
     leaver.refresh_from_db()
     assert leaver.games_played == 1 and leaver.games_won == 0
     assert not MatchPlayer.objects.get(match=match, user=leaver).is_winner
