@@ -74,6 +74,9 @@ def table_strings() -> dict[str, str]:
         "sets": _("seri"),
         "okey_finish": _("okey atarak"),
         "seconds": _("%(n)s sn"),
+        # The turn of a seat the server plays (a bot, an away or gone player): no seconds to count.
+        "plays_now": _("%(name)s oynuyor…"),
+        "time_up": _("süre doldu"),
         "indicator_shown": _("%(name)s göstergeyi gösterdi"),
         "declared_pairs": _("%(name)s çifte gidiyor"),
         "drew_pile": _("%(name)s ortadan çekti"),

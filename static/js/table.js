@@ -474,12 +474,19 @@
       score.title = T.score;
       box.append(tiles, score, badges);
       if (hand.turn === seat && hand.phase !== "over") {
+        // The player to move: a ring drains around their seat and the seconds left are written
+        // big beside their name (startClock runs both). A seat the server plays (a bot, an away or
+        // gone player) gets a still ring and no count: nobody is timed there.
         box.classList.add("on-turn");
         const timer = document.createElement("span");
         timer.className = "timer";
+        timer.setAttribute("aria-hidden", "true");
         if (seat === hand.seat) timer.classList.add("mine");
-        timer.append(document.createElement("i"));
-        box.append(timer);
+        const count = document.createElement("b");
+        count.className = "turn-count";
+        count.setAttribute("aria-hidden", "true");
+        if (seat === hand.seat) count.classList.add("mine");
+        box.append(timer, count);
       }
     }
   }
@@ -636,42 +643,71 @@
     }));
   }
 
-  // -- the clock: a bar on the turn seat (one animation, no per-tick layout) and seconds -------
+  // -- the clock: a ring around the turn seat (one paint-only animation), its seconds, the line -
   let clockTimer = null;
-  let lastSecond = null;
+  let clock = null;  // the running turn: {deadline, total, mine, played, left}
   function startClock() {
     clearInterval(clockTimer);
-    const clock = $("clock");
+    clock = null;
+    const line = $("clock");
     const hand = frame.hand;
-    clock.classList.remove("urgent", "mine");
+    line.classList.remove("urgent", "mine");
     if (!hand) return;
-    if (!hand.deadline || hand.phase === "over") { clock.textContent = hand.phase === "over" ? T.hand_over : ""; return; }
-    const deadline = new Date(hand.deadline).getTime();
-    const total = Math.max(1, (frame.match && frame.match.turn_seconds ? frame.match.turn_seconds : 20) * 1000);
-    const mine = hand.turn === hand.seat && !amLeft();
-    const bar = root.querySelector(".pbox.on-turn .timer i");
-    if (bar && bar.animate) {
-      const left = Math.max(0, deadline - Date.now());
-      const from = Math.min(1, left / total);
-      bar.animate([{ transform: `scaleX(${from})` }, { transform: "scaleX(0)" }], { duration: left, fill: "forwards", easing: "linear" });
-    }
-    lastSecond = null;
-    const tick = () => {
-      const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
-      if (left === lastSecond) return;
-      lastSecond = left;
-      const who = mine ? T.your_turn : fmt(T.turn_of, { name: playerName(hand.turn) });
-      clock.textContent = `${who} · ${fmt(T.seconds, { n: left })}`;
-      clock.classList.toggle("mine", mine);
-      // Red only for your own last seconds; other players' clocks never alarm you.
-      const urgent = mine && left <= 5;
-      clock.classList.toggle("urgent", urgent);
-      const timer = root.querySelector(".pbox.on-turn .timer");
-      if (timer) timer.classList.toggle("urgent", urgent);
-      if (urgent && left > 0) beep("tick");
+    if (hand.phase === "over") { line.textContent = T.hand_over; paintSeatClock(true); return; }
+    const onTurn = playerOf(hand.turn);
+    clock = {
+      deadline: hand.deadline ? new Date(hand.deadline).getTime() : null,
+      total: Math.max(1, (frame.match && frame.match.turn_seconds ? frame.match.turn_seconds : 20) * 1000),
+      mine: hand.turn === hand.seat && !amLeft(),
+      played: !!(onTurn.bot || onTurn.away || onTurn.left),  // the server moves for this seat
+      left: null,
     };
+    const tick = () => {
+      const left = clock.deadline === null ? null : Math.max(0, Math.ceil((clock.deadline - Date.now()) / 1000));
+      if (left === clock.left && left !== null) { if (reducedMotion.matches) paintSeatClock(false); return; }
+      clock.left = left;
+      const who = clock.mine ? T.your_turn : fmt(T.turn_of, { name: playerName(hand.turn) });
+      if (clock.played && !clock.mine) line.textContent = fmt(T.plays_now, { name: playerName(hand.turn) });
+      else if (left === null) line.textContent = who;
+      else line.textContent = `${who} · ${left ? fmt(T.seconds, { n: left }) : T.time_up}`;
+      line.classList.toggle("mine", clock.mine);
+      // Red only for your own last seconds; other players' clocks never alarm you.
+      line.classList.toggle("urgent", clockUrgent());
+      paintSeatClock(false);
+      if (clockUrgent() && left > 0) beep("tick");
+    };
+    paintSeatClock(true);
     tick();
     clockTimer = setInterval(tick, 250);
+  }
+
+  function clockUrgent() { return !!(clock && clock.mine && clock.left !== null && clock.left <= 5); }
+
+  // The turn seat's ring and count, from the running turn; ``restart``: a new turn (the seat may
+  // also have been drawn again since, e.g. by a presence update: its fresh ring picks up the drain).
+  function paintSeatClock(restart) {
+    const ring = root.querySelector(".pbox.on-turn .timer");
+    const count = root.querySelector(".pbox.on-turn .turn-count");
+    if (!ring || !count) return;
+    const timed = !!(clock && !clock.played && clock.deadline !== null);
+    const share = timed ? Math.max(0, Math.min(1, (clock.deadline - Date.now()) / clock.total)) : 1;
+    ring.classList.toggle("played", !!(clock && clock.played));
+    ring.classList.toggle("urgent", clockUrgent());
+    count.hidden = !timed;
+    count.classList.toggle("urgent", clockUrgent());
+    const text = timed && clock.left !== null ? String(clock.left) : "";
+    if (count.textContent !== text) count.textContent = text;
+    if (!timed || reducedMotion.matches || !ring.animate) {
+      // Still (a bot's seat), or stepped once a second for a reader who asked for less motion.
+      for (const animation of ring.getAnimations ? ring.getAnimations() : []) animation.cancel();
+      ring.style.setProperty("--left", String(Math.round(share * 100)));
+      return;
+    }
+    const running = ring.getAnimations();
+    if (running.length && !restart) return;
+    for (const animation of running) animation.cancel();
+    ring.animate([{ "--left": share * 100 }, { "--left": 0 }],
+      { duration: Math.max(0, clock.deadline - Date.now()), fill: "forwards", easing: "linear" });
   }
 
   function alertTurn() {
@@ -1156,7 +1192,7 @@
   function showOnline(names) {
     if (!Array.isArray(names)) return;
     online = new Set(names);
-    if (frame) renderPlayers();
+    if (frame) { renderPlayers(); paintSeatClock(false); }
   }
   const pageOpenedAt = Date.now();
   // Every open page has pinged once within 30 s: before that, a missing name proves nothing.
