@@ -195,6 +195,11 @@ def publish_hand(hand_id: int, *, since: int, snapshot: Snapshot | None = None) 
     table_id = match.table_id
     # Parsed once for the five frames of this move (four seats and the watchers).
     parsed = {"match_state": engine_match.MatchState.from_dict(match.state), "hand_state": hand_state}
+    if hand_state.is_over and parsed["match_state"].hands_played > hand.number:
+        # The hand's explained result, read once for the five frames (games.outcome).
+        from games.outcome import hand_outcome
+
+        parsed["outcome"] = hand_outcome(match=match, hand=hand, match_state=parsed["match_state"])
     since = max(0, since - EVENT_OVERLAP)
     messages = []
     for seat, user_id in seats.items():

@@ -11,6 +11,13 @@ from games.models import PlayerRating, RatingPoint
 _model = PlackettLuce()
 
 
+def display_rating(ordinal: float) -> int:
+    """The rating as players see it: one whole number, 1000 for a newcomer. OpenSkill's cautious
+    estimate (mean minus three deviations) starts at 0 and moves a few points a match; scaled so a
+    match moves it by tens, never shown with a sign or a decimal comma."""
+    return max(0, round(1000 + 40 * ordinal))
+
+
 def finishing_ranks(*, scoring: str, scores: list[int]) -> list[int] | None:
     """Rank 1 is best; equal scores share a rank (the engine's ``Scoring`` decides which way scores
     go). Chip tables are not rated."""

@@ -82,7 +82,8 @@ FEED_LENGTH = 80
 def table_frame(*, match: Match, hand: Hand | None, seat: int | None,
                 players: list[dict[str, Any]] | None = None, since: int | None = None,
                 match_state: engine_match.MatchState | None = None,
-                hand_state: engine_hand.HandState | None = None, with_feed: bool = False) -> dict[str, Any]:
+                hand_state: engine_hand.HandState | None = None, with_feed: bool = False,
+                outcome: dict[str, Any] | None = None) -> dict[str, Any]:
     """One ``state`` frame for a seat (or a spectator when ``seat`` is None).
 
     ``match_state`` / ``hand_state``: the parsed ``match.state`` / ``hand.state``, when the caller
@@ -121,6 +122,12 @@ def table_frame(*, match: Match, hand: Hand | None, seat: int | None,
         frame["match"]["live_scores"] = (
             list(match_state.scores) if recorded else engine_match.live_scores(match_state, state)
         )
+        if recorded:
+            # Each change explained, chips won and ratings moved: the server's record (games.outcome).
+            from games.outcome import hand_outcome
+
+            frame["match"]["outcome"] = outcome if outcome is not None else hand_outcome(
+                match=match, hand=hand, match_state=match_state)
         frame["move"] = hand.move
         if since is not None:
             frame["events"] = [event for event in state.events if event.get("move", 0) > since]

@@ -13,6 +13,7 @@ from django.db.models import F, Q
 from games.engine import hand as engine_hand
 from games.engine.scoring import hand_score_deltas
 from games.models import Hand, Match, MatchPlayer, Move, PlayerRating, RatingPoint
+from games.ratings import display_rating
 
 # A rating needs this many rated matches before the player is listed on a leaderboard.
 MIN_RATED_MATCHES = 3
@@ -23,11 +24,6 @@ CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 320, 90, 6
 NOT_PRACTICE = Q(match__table__practice__isnull=True)
 
 
-def display_rating(ordinal: float) -> int:
-    """The rating as players see it: one whole number, 1000 for a newcomer. OpenSkill's cautious
-    estimate (mean minus three deviations) starts at 0 and moves a few points a match; scaled so a
-    match moves it by tens, never shown with a sign or a decimal comma."""
-    return max(0, round(1000 + 40 * ordinal))
 
 
 @dataclass(frozen=True)
