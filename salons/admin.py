@@ -7,6 +7,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin
+from django.db import models
 from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
@@ -25,8 +26,9 @@ class SalonStaffInline(admin.TabularInline):
 
 
 class SalonAdminForm(forms.ModelForm):
-    """A salon's name, address and description are on every page of it: public text, screened like
-    room and tournament names, even when a site admin writes them."""
+    """A salon's name, address and descriptions are on every page of it: public text, screened like
+    room and tournament names, even when a site admin writes them. Every text field of the model
+    is screened, so a new one (``description_en`` came later) is too."""
 
     class Meta:
         model = Salon
@@ -34,7 +36,9 @@ class SalonAdminForm(forms.ModelForm):
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
-        for name in ("name", "slug", "description"):
+        texts = [field.name for field in Salon._meta.concrete_fields
+                 if isinstance(field, (models.CharField, models.TextField)) and not field.choices]
+        for name in texts:
             value = cleaned.get(name)
             if value:
                 try:
