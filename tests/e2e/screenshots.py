@@ -136,6 +136,38 @@ def test_tile_faces_screenshots(new_page, asgi_live_server, language):
 
 
 @pytest.mark.parametrize("language", ["tr", "en"])
+def test_turn_clock_screenshots(new_page, asgi_live_server, language):
+    """The turn clock: a bot's turn (who plays, no seconds), the person's turn with the ring draining
+    round her seat, and her last seconds in white on red."""
+    from games.models import Match
+    from tests.e2e.table_helpers import bot_draws_and_throws, throw_a_tile
+
+    locale = "tr-TR" if language == "tr" else "en-GB"
+    person = make_user("Ayşe" if language == "tr" else "Alice")
+    table, _ = table_with_bots(person, name="Saat")
+    Match.objects.filter(table=table).update(turn_seconds=12)
+    page = new_page(person, viewport=VIEWPORTS["portrait"], language=locale)
+    if language == "en":
+        page.context.add_cookies([{"name": "django_language", "value": "en", "url": asgi_live_server.url}])
+    open_table(page, table)
+    if current_hand(table).turn_seat == 0:
+        throw_a_tile(page)
+    while current_hand(table).turn_seat != 3:
+        bot_draws_and_throws(table)
+    shot(page, f"{language}-table-clock-bot-portrait")
+    bot_draws_and_throws(table)
+    expect(page.locator("#clock")).to_have_class("clock mine")
+    page.wait_for_timeout(3000)  # a quarter of the ring gone
+    for name in ("portrait", "desktop"):
+        page.set_viewport_size(VIEWPORTS[name])
+        shot(page, f"{language}-table-clock-yours-{name}")
+    expect(page.locator("#clock")).to_have_class("clock mine urgent", timeout=10000)
+    for name in ("portrait", "landscape", "desktop"):
+        page.set_viewport_size(VIEWPORTS[name])
+        shot(page, f"{language}-table-clock-last-seconds-{name}")
+
+
+@pytest.mark.parametrize("language", ["tr", "en"])
 def test_result_of_a_hand_screenshots(new_page, asgi_live_server, language):
     locale = "tr-TR" if language == "tr" else "en-GB"
     person = make_user("Ayşe" if language == "tr" else "Alice")
