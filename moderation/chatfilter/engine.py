@@ -21,7 +21,19 @@ from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 
 from .ads import AdDetector, AdHit
-from .lexicon import ALLOW_EXACT, ALLOW_LIST, ELLIPTIC_FILLERS, HAND_INSULTS, POLITICS, Lex, terlik_dictionary
+from .lexicon import (
+    ALLOW_EXACT,
+    ALLOW_LIST,
+    ELLIPTIC_FILLERS,
+    HAND_INSULTS,
+    POLITICAL_SUBJECTS,
+    POLITICS,
+    STATEMENT_FILLERS,
+    SUBJECT_NOT_AFTER,
+    Lex,
+    Subject,
+    terlik_dictionary,
+)
 from .models import ACTION_RANK, FilterResult, FilterRules, Match, strictest
 from .normalize import (
     LEET_TABLE,
@@ -38,6 +50,8 @@ from .normalize import (
 from .words import Entry, Spec, WordIndex, suffix_chain_ok
 
 _PIECE_RE = re.compile(r"(?:[^\W_]|[@$!€])+")
+_WORD_RE = re.compile(r"[^\W_]+")
+_DATIVE_OR_ABLATIVE_RE = re.compile(r"\w*(?:[ae]|[dt][ae]n)")
 _HAS_ALPHA_RE = re.compile(r"[^\W\d_]")
 _HAS_DIGIT_RE = re.compile(r"\d")
 _SPACE_RE = re.compile(r"\s")
@@ -68,6 +82,25 @@ class _Piece:
     brk: bool  # a mask character ("*") separates it from the previous piece
     single: bool = False  # one letter, maybe repeated ("s", "aa"): part of a spaced-out word
     allowed_by: str | None = None
+
+
+@dataclass(frozen=True)
+class _SubjectGuard:
+    """A :class:`.lexicon.Subject` with its expressions compiled (whole-word matches)."""
+
+    not_forms: re.Pattern[str] | None
+    not_before: re.Pattern[str] | None
+    not_after: re.Pattern[str]
+    looker: bool
+
+    @classmethod
+    def of(cls, subject: Subject) -> _SubjectGuard:
+        def compiled(expression: str) -> re.Pattern[str] | None:
+            return re.compile(f"(?:{expression})") if expression else None
+
+        after = "|".join(e for e in (subject.not_after, SUBJECT_NOT_AFTER) if e)
+        return cls(compiled(subject.not_forms), compiled(subject.not_before), re.compile(f"(?:{after})"),
+                   subject.looker)
 
 
 @dataclass(slots=True)
@@ -144,6 +177,9 @@ class CompiledRules:
             if len(words) == 1:
                 allow_exact.append(words[0])
         self.words = WordIndex(specs)
+        # Political subjects ("hükümet", "muhalefet"...): keyed by the rule name of their hits.
+        self.subjects = ({f"built-in:{word}": _SubjectGuard.of(subject) for word, subject in POLITICAL_SUBJECTS.items()}
+                         if rules.use_builtin_lists else {})
         self.allow_prefix = tuple(sorted(set(allow_prefix)))
         self.allow_exact = frozenset(allow_exact)
         self.allow_phrases: dict[str, list[tuple[str, ...]]] = {}
@@ -412,6 +448,20 @@ class CompiledRules:
         if not weak:
             return hits
         strong = any(h.category == "politics" and not h.needs_context for h in hits)
+        subjects = [h for h in weak if h.rule in self.subjects] if self.subjects and not strong else []
+        if subjects:
+            words = [(m.start(), m.end(), m.group()) for m in _WORD_RE.finditer(folded.text)]
+            others = set()
+            for h in subjects:
+                verdict = self._subject_verdict(h, words)
+                found = text[folded.starts[h.f_start]:folded.ends[h.f_end - 1]]
+                if verdict == "stated":
+                    notes.append(f"politics: {found!r} ({h.rule}) is the subject of a statement")
+                    return hits
+                if verdict == "other":  # an idiom, a simile, another word: not a political word at all
+                    notes.append(f"ignored {found!r}: {h.rule} is not the government or the opposition here")
+                    others.add(id(h))
+            weak = [h for h in weak if id(h) not in others]
         counted = sorted((h for h in weak if not self._contained(h, weak)), key=lambda h: h.f_start)
         places = 0  # separate places in the message: "oy vermeyin" matches two rules in one place
         end = -1
@@ -425,6 +475,30 @@ class CompiledRules:
             found = text[folded.starts[h.f_start]:folded.ends[h.f_end - 1]]
             notes.append(f"ignored {found!r}: {h.rule} is politics only next to another political word")
         return [h for h in hits if not h.needs_context]
+
+    def _subject_verdict(self, hit: _Hit, words: list[tuple[int, int, str]]) -> str:
+        """"stated" when the message says something about the government or opposition word of
+        ``hit`` ("hükümet memleketi batırdı", "kahrolsun hükümet"); "other" when the word is an
+        idiom, a simile or another word here ("muhalefet yapma", "iktidar bende", "meclis gibi",
+        "masaya bakanlar", "iktidarsız"); "alone" when nothing else is said ("hükümet mi?")."""
+        guard = self.subjects[hit.rule]
+        inside = [w for w in words if w[0] < hit.f_end and w[1] > hit.f_start]
+        if not inside:
+            return "alone"
+        form = "".join(w[2] for w in inside)
+        before = [w[2] for w in words if w[1] <= inside[0][0]]
+        after = [w[2] for w in words if w[0] >= inside[-1][1]]
+        previous, following = (before[-1] if before else ""), (after[0] if after else "")
+        if guard.not_forms is not None and guard.not_forms.fullmatch(form):
+            return "other"
+        if previous and guard.not_before is not None and guard.not_before.fullmatch(previous):
+            return "other"
+        if previous and guard.looker and _DATIVE_OR_ABLATIVE_RE.fullmatch(previous):
+            return "other"
+        if following and guard.not_after.fullmatch(following):
+            return "other"
+        said = [w for w in before + after if len(w) >= 2 and w not in STATEMENT_FILLERS]
+        return "stated" if said else "alone"
 
     @staticmethod
     def _after_is_filler(t: str, f_end: int) -> bool:

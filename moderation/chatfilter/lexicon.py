@@ -259,6 +259,12 @@ POLITICS: tuple[Lex, ...] = (
     Lex("siyaset", "politics", "prefix", needs_context=True),
     Lex("siyasi", "politics", "prefix", needs_context=True),
     Lex("hükümet", "politics", "prefix", needs_context=True),
+    # government and opposition as people name them: political subjects (see POLITICAL_SUBJECTS)
+    Lex("meclis", "politics", "suffix", needs_context=True),
+    Lex("bakanl", "politics", "prefix", needs_context=True),  # bakanlar, bakanlık, bakanlığı
+    Lex("bakan", "politics", "exact", suffixes=("i", "in", "imiz", "iniz", "ina", "ini", "dan", "la"),
+        needs_context=True),
+    Lex("vekiller", "politics", "prefix", needs_context=True),
     Lex("kayyum", "politics", "prefix"),
     Lex("referandum", "politics", "prefix"),
     Lex("kurultay", "politics", "prefix"),
@@ -279,6 +285,43 @@ POLITICS: tuple[Lex, ...] = (
         ("laik", "suffix"), ("suriyeli", "prefix"), ("mülteci", "prefix"), ("enflasyon", "prefix"),
     )),
 )
+
+
+
+@dataclass(frozen=True)
+class Subject:
+    """A word that names the government or the opposition: politics when the message states
+    something about it ("hükümet memleketi batırdı"), even with no party named.
+
+    Regular expressions over folded words (ı->i, ü->u, ş->s, ç->c, ğ->g, ö->o), each matched against a
+    whole word: ``not_forms`` is the word itself being another word ("iktidarsız"), ``not_before`` /
+    ``not_after`` the words next to it that make it an idiom or a simile ("muhalefet yapma",
+    "iktidar bende", "meclis gibi"); with ``looker`` the word is also the participle "(the one) who
+    looks", which follows a word in the dative or ablative ("masaya bakanlar", "dışarıdan bakan").
+    """
+
+    not_forms: str = ""
+    not_before: str = ""
+    not_after: str = ""
+    looker: bool = False
+
+
+# Any subject followed by "gibi" is a comparison ("hükümet gibi adam", "meclis gibi masa").
+SUBJECT_NOT_AFTER = r"gibi\w*"
+# Words that state nothing: a subject with only these around it is no statement ("hükümet mi?").
+STATEMENT_FILLERS = ELLIPTIC_FILLERS | frozenset({"mi", "mu", "bu", "su", "o", "ne", "ve", "ile", "bi", "bir"})
+_LOOKER_NOT_AFTER = r"var|yok|kim\w*|olur|olsun|kaybeder|kazanir|gorur|anlamaz|anlar"
+POLITICAL_SUBJECTS: dict[str, Subject] = {
+    "hükümet": Subject(not_after=r"et|ed\w*|etm\w*|ett\w*|konag\w*|konak\w*"),
+    "muhalefet": Subject(not_after=r"yap\w*|et|ed\w*|etm\w*|ett\w*|serh\w*"),
+    "iktidar": Subject(not_forms=r"iktidarsiz\w*", not_after=r"(?:ben|sen|on|biz|siz|onlar|kim)d[ae]"),
+    "meclis": Subject(not_before=r"aile|koy|mahalle|genclik|cocuk\w*|ogrenci\w*|okul|kadin\w*|sohbet|muhabbet"
+                                 r"|dedikodu|kiz\w*|erkek\w*|yasli\w*|ihtiyar\w*|kahve|cay|dost|ahbap",
+                      not_after=r"kur\w*"),
+    "bakanl": Subject(looker=True, not_after=_LOOKER_NOT_AFTER),
+    "bakan": Subject(looker=True, not_after=_LOOKER_NOT_AFTER),
+    "vekiller": Subject(),
+}
 
 # ---------------------------------------------------------------------------------------------
 # Allow-list: clean words (and their suffixed forms) that contain or fold onto a bad root,

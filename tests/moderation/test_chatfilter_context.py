@@ -83,6 +83,87 @@ def test_the_reason_says_why_a_lone_word_passed() -> None:
     assert any("politics only next to another political word" in line for line in reasons)
 
 
+# Government and opposition as the subject of a statement (issue 18, item 9): no party is named,
+# yet "the government ruined the country" is politics. Written as people write them: without
+# Turkish letters, in capitals, inflected, the word before or after the statement.
+POLITICAL_STATEMENTS = [
+    "hükümet memleketi batırdı",
+    "hukumet memleketi batirdi",
+    "HÜKÜMET MEMLEKETİ BATIRDI",
+    "muhalefet hiçbir şey yapmıyor",
+    "muhalefet hicbir sey yapmiyor",
+    "bu hükümet gitmeli",
+    "hükümetin zamları belimizi büktü",
+    "hükümete yazıklar olsun",
+    "kahrolsun hükümet",
+    "iktidar ülkeyi soydu",
+    "iktidardakiler hırsız",
+    "muhalefete güven olmaz",
+    "meclis yine tatile girdi",
+    "mecliste kavga çıkmış",
+    "bakanlar istifa etsin",
+    "bakanlar hep yalan söylüyor",
+    "sağlık bakanı yalan söylüyor",
+    "bakan çok yalancı",
+    "vekiller maaşlarına zam yaptı",
+    "vekillerimiz uyuyor",
+    "cumhurbaşkanı ülkeyi batırdı",
+    "cumhurbaskani ulkeyi batirdi",
+    "h ü k ü m e t batırdı",
+]
+
+# What was decided to stay clean: the same words in game talk and everyday phrases.
+#   "muhalefet yapma/etme" is "don't be contrarian" at a table (an idiom, not the opposition);
+#   "iktidar bende" is "I hold the power" in a hand; "hükümet etmek" is to rule, "hükümet konağı" a
+#   building; "meclis gibi" a noisy table, "aile meclisi" a family gathering; "bakan" after a word in
+#   the dative or ablative is "the one who looks" ("masaya bakanlar" are the watchers); a lone word
+#   with no statement is no statement; "iktidarsız" is an insult, the insult filter's business, not
+#   politics; "hükümsüz" (void) and "vekil" alone (a proxy) are other words; "istifa ettim işten" is a job.
+SUBJECTS_IN_TABLE_TALK = [
+    "masada muhalefet yapma",
+    "muhalefet yapma da oyna",
+    "muhalefet etme, sıra sende",
+    "bu elde iktidar bende",
+    "iktidar sende artık",
+    "masaya hükümet ediyor",
+    "hükümet gibi adamsın",
+    "hükümet konağının önündeyim",
+    "meclis gibi masa",
+    "masa meclis gibi olmuş",
+    "aile meclisi toplandı",
+    "masaya bakanlar sussun",
+    "bana bakan kaybeder",
+    "okeye bakan kazanır",
+    "dışarıdan bakan anlamaz",
+    "bakan var mı",
+    "hükümet?",
+    "hükümet mi",
+    "istifa ettim işten",
+    "bu el hükümsüz",
+    "vekil olarak oynuyorum",
+    "iktidarsız herif",
+]
+
+
+@pytest.mark.parametrize("text", POLITICAL_STATEMENTS)
+def test_a_statement_about_government_or_opposition_is_held(text: str) -> None:
+    result = filter_message(text)
+    assert result.action == "hold", result.reasons
+    assert result.categories == ["politics"]
+    assert result.text == text
+
+
+@pytest.mark.parametrize("text", SUBJECTS_IN_TABLE_TALK)
+def test_the_same_words_in_game_talk_and_everyday_phrases_are_not_politics(text: str) -> None:
+    result = filter_message(text)
+    assert "politics" not in result.categories, result.reasons
+
+
+def test_the_reason_names_the_political_subject() -> None:
+    reasons = filter_message("hükümet memleketi batırdı").reasons
+    assert any("hükümet" in line and "statement" in line for line in reasons), reasons
+
+
 # A bare reference to someone's family: an insult with the verb left out.
 ELLIPTIC_INSULTS = [
     "ananı",
