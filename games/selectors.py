@@ -219,9 +219,30 @@ def replay_frames(*, hand: Hand, viewer) -> dict[str, Any]:
         view = engine_hand.view_for(step, seat)
         # Step k shows move k (a move the engine made with the one before shares its state).
         view["event"] = step.events[index]
+        # The hand is over and its deck is revealed on the same page: every rack, sorted by colour
+        # and number, and every discard pile, so the replay can be drawn as the table it was.
+        view["racks"] = [[engine_hand.format_tile(t) for t in sorted(rack, key=_rack_order(step.okey))]
+                         for rack in step.racks]
+        view["discards"] = [[engine_hand.format_tile(t) for t in pile] for pile in step.discards]
         steps.append(view)
+    if states:
+        # The hands as they ended, grouped into sets (four searches, not one a step).
+        from games.engine.arrange import arrange_by_sets
+
+        last = states[-1]
+        steps[-1]["groups"] = [
+            [[engine_hand.format_tile(t) for t in group] for group in (*found.groups, found.loose) if group]
+            for found in (arrange_by_sets(rack, last.okey, last.rules) for rack in last.racks)
+        ]
     proof = fair_deal_proof(hand)
     return {"hand": hand.id, "number": hand.number, "seat": seat, "players": players, "steps": steps, **proof}
+
+
+def _rack_order(okey):
+    """Colour, then number; the okeys last, as a player sorts a rack by hand."""
+    from games.engine.tiles import sort_key
+
+    return lambda tile: (tile == okey, sort_key(tile))
 
 
 def fair_deal_proof(hand: Hand) -> dict[str, Any]:

@@ -1,70 +1,27 @@
-/* Hand replay: steps through the views the server rebuilt from the deck and the move log. */
+/* Hand replay on a table: the four racks (all open: the hand is over and its deck revealed),
+   every discard pile, the centre, step by step from the views the server rebuilt from the deck and
+   the move log. Tiles are drawn by static/js/tiles.js, the table's own drawing. */
 (function () {
   "use strict";
   const data = JSON.parse(document.getElementById("replay-data").textContent);
   const T = JSON.parse(document.getElementById("okey-strings").textContent);
-  const COLORS = { K: "red", S: "black", M: "blue", Y: "green" };
+  const { fmt, words, tile, standIns } = window.OkeyTiles(T);
   const $ = (id) => document.getElementById(id);
-  const fmt = (text, values) => text.replace(/%\((\w+)\)s/g, (_, key) => (values[key] ?? ""));
+  const root = $("replay");
+  const last = data.steps.length - 1;
+  const PLAY_MS = 900;
+  const reducedMotion = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : { matches: false };
   let index = 0;
+  let playing = null;
 
-  // Tiles drawn as on the table (static/js/table.js tileElement): a gold okey with a star badge, a
-  // false joker's clover with the okey's value small in its corner; ``as``: what an okey stands for
-  // inside a meld, drawn as that face.
-  function tile(notation, okey, as) {
-    const el = document.createElement("span");
-    el.className = "tile";
-    el.dataset.tile = notation;
-    const part = (className, text) => {
-      const node = document.createElement("span");
-      node.className = className;
-      node.textContent = text;
-      return node;
-    };
-    if (notation === "J") {
-      el.classList.add("joker");
-      el.append(part("n jsym", "♣"));
-      if (okey) { el.classList.add(`as-${COLORS[okey[0]] || "black"}`); el.append(part("as-value", okey.slice(1))); }
-    } else {
-      const face = as || notation;
-      el.classList.add(COLORS[face[0]] || "black");
-      el.append(part("n", face.slice(1)), part("mark", ""));
-    }
-    const isOkey = okey && notation === okey;
-    if (isOkey) { el.classList.add("okey"); el.append(part("okey-badge", "★")); }
-    if (isOkey && as) el.classList.add("stands-for");
-    for (const node of el.querySelectorAll(".jsym, .as-value, .mark, .okey-badge")) node.setAttribute("aria-hidden", "true");
-    const label = isOkey ? (as ? fmt(T.okey_as, { tile: words(as) }) : `${words(notation)} (${T.okey_word})`) : words(notation, okey);
-    el.setAttribute("aria-label", label);
-    el.title = label;
-    return el;
+  const count = data.steps.length ? data.steps[0].players : 4;
+  // The viewer's own seat (a player of the hand) sits at the bottom, as at the table.
+  const base = data.seat !== null && data.seat !== undefined ? data.seat : 0;
+  function rel(seat) {
+    const r = (seat - base + count) % count;
+    return count === 2 && r === 1 ? 2 : r;  // two players sit face to face
   }
-
-  // What each okey of a meld stands for (as in table.js standIns): a run is low to high, a set has
-  // one number, a pair two equal tiles.
-  function standIns(group, okey) {
-    const face = (t) => (t === "J" ? okey : t);
-    const real = group.map((t, i) => [i, t]).filter(([, t]) => t !== okey).map(([i, t]) => [i, face(t)]);
-    if (!okey || real.length === group.length || !real.length) return group.map(() => null);
-    const colours = new Set(real.map(([, t]) => t[0]));
-    const numbers = new Set(real.map(([, t]) => t.slice(1)));
-    if (group.length === 2) return group.map((t) => (t === okey ? real[0][1] : null));
-    if (colours.size === 1 && numbers.size === real.length && !(real.length === 1 && group.length === 4)) {
-      const [at, first] = real[0];
-      const base = Number(first.slice(1));
-      return group.map((t, i) => (t === okey ? `${first[0]}${((base - 1 + i - at) % 13 + 13) % 13 + 1}` : null));
-    }
-    const missing = Object.keys(COLORS).filter((c) => !colours.has(c));
-    const number = real[0][1].slice(1);
-    return group.map((t) => (t === okey ? `${missing.shift() || real[0][1][0]}${number}` : null));
-  }
-
-  // Tiles in words ("kırmızı 7"), never in notation.
-  function words(notation, okey) {
-    if (!notation) return "";
-    if (notation === "J") return okey ? fmt(T.false_joker_as, { tile: words(okey) }) : T.false_joker;
-    return `${T["color_" + COLORS[notation[0]]] || ""} ${notation.slice(1)}`;
-  }
+  const seatBox = (seat) => root.querySelector(`.rseat[data-rel="${rel(seat)}"]`);
 
   function name(seat) {
     const player = data.players.find((p) => p.seat === seat);
@@ -72,7 +29,7 @@
   }
 
   function describe(event) {
-    const who = event.seat !== undefined ? name(event.seat) : "";
+    const who = event.seat !== undefined && event.seat !== null ? name(event.seat) : "";
     switch (event.type) {
       case "deal": return fmt(T.turn_of, { name: name(event.starting_seat) });
       case "draw": return event.source === "discard" ? fmt(T.drew_discard, { name: who, tile: words(event.tile) }) : fmt(T.drew_pile, { name: who });
@@ -88,42 +45,114 @@
     }
   }
 
-  function render() {
-    const step = data.steps[index];
-    $("replay-position").textContent = `${index} / ${data.steps.length - 1}`;
-    $("replay-event").textContent = describe(step.event);
-    $("replay-indicator").replaceChildren(tile(step.indicator, null));
-    $("replay-pile").textContent = step.pile_count;
-    const players = $("replay-players");
-    players.replaceChildren();
-    for (let seat = 0; seat < step.players; seat++) {
-      const item = document.createElement("li");
-      item.textContent = `${name(seat)} (${step.rack_counts[seat]}) `;
-      if (step.discard_tops[seat]) item.append(tile(step.discard_tops[seat], step.okey));
-      if (step.turn === seat && step.phase !== "over") item.classList.add("on-turn");
-      players.append(item);
-    }
-    const rack = $("replay-rack");
-    rack.replaceChildren();
-    for (const t of step.rack || []) rack.append(tile(t, step.okey));
-    const result = $("replay-result");
-    result.replaceChildren();
-    if (step.result && step.result.finish) {
-      for (const group of step.result.finish.groups) {
-        const row = document.createElement("div");
-        row.className = "group";
-        const stands = standIns(group, step.okey);
-        group.forEach((t, i) => row.append(tile(t, step.okey, stands[i])));
-        result.append(row);
-      }
-    }
+  function group(tiles, okey, stands) {
+    const el = document.createElement("span");
+    el.className = "rgroup";
+    tiles.forEach((t, i) => el.append(tile(t, okey, stands && stands[i] ? { as: stands[i] } : null)));
+    return el;
   }
 
-  const go = (next) => { index = Math.max(0, Math.min(data.steps.length - 1, next)); render(); };
-  $("replay-first").addEventListener("click", () => go(0));
-  $("replay-prev").addEventListener("click", () => go(index - 1));
-  $("replay-next").addEventListener("click", () => go(index + 1));
-  $("replay-last").addEventListener("click", () => go(data.steps.length - 1));
-  document.addEventListener("keydown", (e) => { if (e.key === "ArrowRight") go(index + 1); if (e.key === "ArrowLeft") go(index - 1); });
-  render();
+  // A rack: sorted by colour and number while the hand is played; at its end the finisher's
+  // groups (an okey drawn as the tile it stands for) and everyone else's best sets, a gap between.
+  function rackOf(step, seat) {
+    const okey = step.okey;
+    const finish = step.result && step.result.finish;
+    if (finish && step.result.finisher === seat) return finish.groups.map((g) => group(g, okey, standIns(g, okey)));
+    if (step.groups && step.groups[seat]) return step.groups[seat].map((g) => group(g, okey));
+    return [group(step.racks[seat], okey)];
+  }
+
+  function render(animate) {
+    const step = data.steps[index];
+    const previous = index > 0 ? data.steps[index - 1] : null;
+    root.dataset.step = String(index);
+    root.dataset.phase = step.phase;
+    $("replay-position").textContent = `${index} / ${last}`;
+    $("replay-seek").value = String(index);
+    $("replay-event").textContent = describe(step.event);
+    $("replay-indicator").replaceChildren(tile(step.indicator, null));
+    $("replay-okey").replaceChildren(tile(step.okey, step.okey));
+    $("replay-pile").textContent = String(step.pile_count);
+    $("replay-centre-tiles").replaceChildren(...(step.centre || []).map((t) => tile(t, step.okey)));
+    const over = step.phase === "over";
+    for (let seat = 0; seat < step.players; seat++) {
+      const box = seatBox(seat);
+      if (!box) continue;
+      box.hidden = false;
+      box.dataset.seat = String(seat);
+      box.classList.toggle("on-turn", step.turn === seat && !over);
+      box.classList.toggle("winner", !!(step.result && step.result.finisher === seat));
+      const head = box.querySelector(".rseat__head");
+      const nick = document.createElement("b");
+      nick.textContent = name(seat);
+      const tiles = document.createElement("span");
+      tiles.className = "count";
+      tiles.textContent = String(step.rack_counts[seat]);
+      tiles.title = fmt(T.tiles_in_rack, { n: step.rack_counts[seat] });
+      head.replaceChildren(nick, tiles);
+      if (step.starting_seat === seat) head.append(badge(T.starter));
+      if ((step.declared_pairs || []).includes(seat)) head.append(badge(T.going_pairs));
+      if ((step.shown_indicators || []).includes(seat)) head.append(badge(T.showed_indicator));
+      box.querySelector(".rrack").replaceChildren(...rackOf(step, seat));
+      const pile = step.discards[seat];
+      const discards = box.querySelector(".rdiscards");
+      discards.replaceChildren(...pile.map((t) => tile(t, step.okey, { mini: true })));
+      discards.setAttribute("aria-label", pile.length ? fmt(T.discard_of, { name: name(seat), tile: words(pile[pile.length - 1], step.okey) })
+        : fmt(T.discard_empty, { name: name(seat) }));
+      if (!animate || !previous) continue;
+      // Motion on what changed: the thrown tile lands on its pile, a drawn one in its rack, and the
+      // winner's hand opens group by group (CSS animations, none with prefers-reduced-motion).
+      if (pile.length > previous.discards[seat].length) discards.lastElementChild.classList.add("arrive");
+      const before = {};
+      for (const t of previous.racks[seat]) before[t] = (before[t] || 0) + 1;
+      for (const el of box.querySelectorAll(".rrack .tile")) {
+        if (before[el.dataset.tile]) before[el.dataset.tile] -= 1;
+        else if (!over) el.classList.add("arrive");
+      }
+      if (over && step.result && step.result.finisher === seat) {
+        box.querySelectorAll(".rgroup").forEach((g, i) => { g.classList.add("reveal"); g.style.animationDelay = `${i * 90}ms`; });
+      }
+    }
+    for (const box of root.querySelectorAll(".rseat")) if (!box.dataset.seat) box.hidden = true;
+    const playButton = $("replay-play");
+    playButton.textContent = playing ? "❚❚" : "▶";
+    playButton.setAttribute("aria-label", playing ? playButton.dataset.pause : playButton.dataset.play);
+    playButton.setAttribute("aria-pressed", String(!!playing));
+  }
+
+  function badge(text) {
+    const el = document.createElement("span");
+    el.className = "tag";
+    el.textContent = text;
+    return el;
+  }
+
+  function stop() { clearInterval(playing); playing = null; }
+  const go = (next, animate) => {
+    index = Math.max(0, Math.min(last, next));
+    if (index === last) stop();
+    render(animate && !reducedMotion.matches);
+  };
+  function play() {
+    if (playing) { stop(); render(false); return; }
+    if (index === last) index = 0;
+    playing = setInterval(() => go(index + 1, true), PLAY_MS);
+    render(false);
+  }
+  $("replay-first").addEventListener("click", () => { stop(); go(0); });
+  $("replay-prev").addEventListener("click", () => { stop(); go(index - 1); });
+  $("replay-play").addEventListener("click", play);
+  $("replay-next").addEventListener("click", () => { stop(); go(index + 1, true); });
+  $("replay-last").addEventListener("click", () => { stop(); go(last, true); });
+  const seek = $("replay-seek");
+  seek.max = String(last);
+  seek.addEventListener("input", () => { stop(); go(Number(seek.value)); });
+  document.addEventListener("keydown", (e) => {
+    if (e.target && e.target.closest && e.target.closest("input, textarea, select")) return;
+    if (e.key === "ArrowRight") { stop(); go(index + 1, true); }
+    if (e.key === "ArrowLeft") { stop(); go(index - 1); }
+    if (e.key === " " && e.target === document.body) { e.preventDefault(); play(); }
+  });
+  window.__okeyReplay = { go: (n) => { stop(); go(n); }, steps: data.steps.length };
+  render(false);
 })();

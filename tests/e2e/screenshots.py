@@ -201,6 +201,14 @@ def test_result_of_a_hand_screenshots(new_page, asgi_live_server, language):
             if name == "replay":
                 page.locator(".fairness details summary").click()
             shot(page, f"{language}-{name}-{view}")
+    # The replay's table at the three sizes: mid-hand (racks open, discards) and at its end.
+    for view, viewport in VIEWPORTS.items():
+        page.set_viewport_size(viewport)
+        page.goto(f"/hands/{hand.pk}/")
+        page.evaluate("() => window.__okeyReplay.go(Math.floor(window.__okeyReplay.steps / 2))")
+        shot(page, f"{language}-replay-table-{view}", full_page=True)
+        page.locator("#replay-last").click()
+        shot(page, f"{language}-replay-table-end-{view}", full_page=True)
     anonymous = new_page(None, viewport=VIEWPORTS["portrait"], language=locale)
     if language == "en":
         anonymous.context.add_cookies([{"name": "django_language", "value": "en", "url": asgi_live_server.url}])
