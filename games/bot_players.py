@@ -8,9 +8,8 @@ import random
 
 from accounts.bots import bot_accounts
 from games.engine import bots as engine_bots
+from games.engine import game_types
 from games.engine import hand as engine_hand
-from games.engine.errors import EngineError
-from games.engine.replay import replay
 
 # A bot waits this long before it plays, as a person would.
 THINK_SECONDS = (0.8, 2.2)
@@ -26,25 +25,11 @@ def bot_users(count: int, *, exclude: set[int] | None = None):
 
 
 def memory_for(state: engine_hand.HandState, seat: int) -> engine_bots.BotMemory | None:
-    """What the seat has seen this hand, rebuilt from its own views of every earlier move.
-
-    The bot's memory (who picked up which discard) lives in no table: replaying the hand from its
-    deck gives the exact sequence of views the seat was shown. A hand that cannot be replayed (a
-    test that set racks by hand) plays without memory.
-    """
-    memory = engine_bots.BotMemory()
-    try:
-        states = replay(state.deck, state.rules, state.starting_seat, state.events)
-    except (EngineError, ValueError, KeyError):
-        return None
-    if states[-1].to_dict() != state.to_dict():
-        return None
-    for past in states:
-        memory.observe(engine_hand.view_for(past, seat))
-    return memory
+    """What the seat has seen this hand (the game type rebuilds it from the hand's own moves)."""
+    return game_types.bot_memory(state, seat)
 
 
 def play_turn(state: engine_hand.HandState, seat: int, *, level: str = "normal") -> engine_hand.HandState:
     """The bot plays the seat's whole turn (it may show, declare, draw, discard or finish) at
     ``level`` (easy, normal, hard: ``games.engine.bots``)."""
-    return engine_bots.play_bot_turn(state, seat, level=level, rng=random.Random(), memory=memory_for(state, seat))
+    return game_types.game_type_of(state.rules).bot_move(state, seat, level=level, rng=random.Random())
