@@ -47,10 +47,21 @@ class SignupForm(AllauthSignupForm):
             raise adapter.validation_error("username_taken")
         return value
 
+    def validate_unique_email(self, value: str) -> str:
+        """An address given by sign-ups that never verified it within 48 hours is free again (its
+        owner may be the one signing up now): only real holders make allauth's "already exists"."""
+        from .signups import address_is_free
+
+        if address_is_free(value):
+            self.account_already_exists = False
+            return value
+        return super().validate_unique_email(value)
+
     def save(self, request):
-        """One transaction: the stale unverified holders of the nickname go, the new account comes."""
+        """One transaction: the stale unverified holders of the nickname and the address go, the new
+        account comes."""
         from .signups import free_nickname
 
         with transaction.atomic():
-            free_nickname(self.cleaned_data["username"])
+            free_nickname(self.cleaned_data["username"], email=self.cleaned_data.get("email") or "")
             return super().save(request)

@@ -103,6 +103,16 @@ def nickname_holder(username: str, now: datetime | None = None) -> User | None:
     return None
 
 
+def _holders_of_address(email: str) -> QuerySet[User]:
+    addresses = EmailAddress.objects.filter(email__iexact=email).values("user_id")
+    return User.objects.filter(Q(email__iexact=email) | Q(pk__in=addresses))
+
+
+def address_is_free(email: str, now: datetime | None = None) -> bool:
+    """Is ``email`` held by nobody but stale, empty, unverified sign-ups (or by nobody at all)?"""
+    return not any(holds_nickname(holder, now) for holder in _holders_of_address(email))
+
+
 def _remove_if_stale(user_id: int, now: datetime | None) -> bool:
     """Inside a transaction: lock the account and its addresses, check again, delete."""
     locked = stale_unverified(now).select_for_update().filter(pk=user_id).first()
@@ -118,13 +128,15 @@ def _remove_if_stale(user_id: int, now: datetime | None) -> bool:
     return True
 
 
-def free_nickname(username: str, now: datetime | None = None) -> int:
+def free_nickname(username: str, email: str = "", now: datetime | None = None) -> int:
     """For a sign-up, in its transaction: delete stale, empty, unverified holders of ``username`` and
-    its look-alikes, so the new account can take it. Returns how many were removed."""
+    its look-alikes (and of ``email``), so the new account can take them. Returns how many went."""
     holders = User.objects.filter(Q(nickname_key=nickname_key(username)) | Q(username__iexact=username))
+    if email:
+        holders = holders | _holders_of_address(email)
     removed = 0
     with transaction.atomic():
-        for user_id in holders.order_by("pk").values_list("pk", flat=True):
+        for user_id in sorted(set(holders.values_list("pk", flat=True))):
             removed += _remove_if_stale(user_id, now)
     return removed
 
