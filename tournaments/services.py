@@ -796,6 +796,11 @@ def finish(*, tournament_id: int, now: datetime | None = None) -> str:
         champion = eligible[0] if eligible else None
         if payout and sum(payout.values()) != tournament.pool:
             raise AssertionError("a payout must add up to the pool")
+        if tournament.pool and not payout:
+            # Nobody who played may take a prize place (everyone still in was absent): the buy-ins
+            # go back rather than to nobody; chips staff added are simply not paid out.
+            for entry in entries.values():
+                _refund(entry, note=f"tournament {tournament.pk} no prize place taken")
         for place, user_id in enumerate(order, start=1):
             entry = entries[user_id]
             entry.place = place

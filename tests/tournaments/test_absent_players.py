@@ -175,3 +175,17 @@ def test_a_tournament_table_page_knows_it_is_one_so_it_offers_no_rematch():
     page = client.get(f"/tables/{table.table_id}/").content.decode()
     assert f'data-tournament-url="{tournament.get_absolute_url()}"' in page
     assert 'data-testid="home-my-table"' in client.get("/").content.decode(), "a table in play is theirs"
+
+
+def test_when_nobody_who_played_is_left_no_prize_goes_to_an_absent_player_and_the_buy_ins_go_back():
+    start = timezone.now()
+    tournament = new_tournament(now=start - timedelta(minutes=10), buy_in=25)
+    players = make_players(2)  # one table: two people and two bots, and neither person connects
+    chips = {p.pk: p.chips for p in players}
+    register_all(tournament, players, now=start - timedelta(minutes=5))
+    tournament = run_knockout(tournament, absent=players)
+    entries = list(Entry.objects.filter(tournament=tournament))
+    assert all(e.prize == 0 and e.state == Entry.State.OUT for e in entries), "nobody won"
+    for player in players:
+        player.refresh_from_db()
+        assert player.chips == chips[player.pk], "the buy-in came back"
