@@ -52,6 +52,10 @@ def test_bots_play_their_turns_through_the_services_after_a_short_pause():
         if seat_user.is_bot:
             assert hand.deadline - timezone.now() < timedelta(seconds=3)  # a human-like pause, not 20 s
         run_out_the_clock(hand)
+        if not seat_user.is_bot and MatchPlayer.objects.get(match=hand.match, user=player).away:
+            # Practice waits for its only person once they are away; they say "Buradayım".
+            services.i_am_back(user=player, table_id=table.id)
+            hand.refresh_from_db()
         turns += 1
     assert hand.status == Hand.Status.OVER
     bot_moves = Move.objects.filter(hand=hand, user__is_bot=True)
