@@ -755,17 +755,55 @@
     el.animate([{ transform: `translate(${a.x - b.x}px, ${a.y - b.y}px)` }, { transform: "none" }],
       { duration: 220, easing: "ease-out" });
   }
+  // A tile crossing the felt for a move made elsewhere (another player's draw): a ghost that only
+  // the compositor moves (transform, opacity) and that removes itself; the frame never waits for it.
+  function fly(fromEl, toEl, face) {
+    if (!fromEl || !toEl || !toEl.animate || toEl.hidden) return;
+    const a = centreOf(fromEl);
+    const b = centreOf(toEl);
+    const ghost = face ? tileElement(face, frame.hand.okey) : document.createElement("span");
+    if (!face) ghost.className = "tile back";
+    ghost.classList.add("flying");
+    ghost.setAttribute("aria-hidden", "true");
+    ghost.removeAttribute("title");
+    ghost.style.left = `${a.x}px`;
+    ghost.style.top = `${a.y}px`;
+    root.append(ghost);
+    const move = ghost.animate([
+      { transform: "translate(-50%, -50%)", opacity: 1 },
+      { transform: `translate(calc(${b.x - a.x}px - 50%), calc(${b.y - a.y}px - 50%)) scale(.55)`, opacity: 0.2 },
+    ], { duration: 360, easing: "ease-in-out" });
+    move.onfinish = move.oncancel = () => ghost.remove();
+    record("motion", face ? "take" : "draw");
+  }
+
+  // A new deal: the rack's tiles come in one after another (a CSS animation, static/css/motion.css).
+  function dealRack() {
+    const tiles = $("rack").querySelectorAll(".tile");
+    tiles.forEach((tile, i) => { tile.style.setProperty("--deal", String(i)); tile.classList.add("dealt"); });
+    if (tiles.length) record("motion", "deal");
+  }
+
+  let motionHand;  // the hand of the last frame (undefined before the first: opening a page deals nothing)
   function animateMoves(events, newSlots) {
-    if (reducedMotion.matches || !frame.hand) return;
-    for (const event of events) {
+    const hand = frame.hand;
+    const dealt = motionHand !== undefined && !!hand && hand.id !== motionHand;
+    motionHand = hand ? hand.id : null;
+    if (reducedMotion.matches || !hand) return;
+    if (dealt) dealRack();
+    for (const event of events.slice(-4)) {
       if (event.type === "discard") {
         const pile = discardBox(event.seat);
         slide(pile && pile.querySelector(".tile"), event.seat === mySeat() ? $("rack") : seatBox(event.seat));
       }
+      const previousSeat = (event.seat - 1 + hand.players) % hand.players;
       if (event.type === "draw" && event.seat === mySeat() && newSlots.length) {
         const tile = $("rack").querySelector(`.slot[data-slot="${newSlots[0]}"] .tile`);
-        const from = event.source === "discard" ? discardBox((event.seat - 1 + frame.hand.players) % frame.hand.players) : $("pile");
+        const from = event.source === "discard" ? discardBox(previousSeat) : $("pile");
         slide(tile, from);
+      } else if (event.type === "draw" && event.seat !== mySeat()) {
+        const taken = event.source === "discard";
+        fly(taken ? discardBox(previousSeat) : $("pile"), seatBox(event.seat), taken ? event.tile : null);
       }
     }
   }
