@@ -283,12 +283,17 @@ def player_card(*, nickname: Any) -> dict[str, Any] | None:
     user = get_user_model().objects.filter(username__iexact=nickname).first()
     if user is None:
         return None
+    from games.stats import display_rating
+
     rating = PlayerRating.objects.filter(user=user, salon=None).values_list("ordinal", "matches").first()
     return {
         "nickname": user.username,
         "games_played": user.games_played,
+        "games_won": user.games_won,
         "win_rate": user.win_rate if user.games_played else None,
-        "rating": round(rating[0], 1) if rating and rating[1] else None,
+        # The rating as the profile page writes it (1000 for a newcomer), not the raw estimate.
+        "rating": display_rating(rating[0]) if rating and rating[1] else None,
+        "since": user.date_joined.strftime("%Y-%m"),  # the month they joined: no finer
         "bot": bool(user.is_bot),
     }
 

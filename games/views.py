@@ -109,6 +109,7 @@ def table_strings() -> dict[str, str]:
         "rematch_yes": _("✓ tekrar"),
         "tiles_in_rack": _("Istakada %(n)s taş"),
         "score": _("Puan"),
+        "score_of": _("Puan: %(n)s"),  # a seat's score, for screen readers and the tooltip
         "discard_of": _("%(name)s attı: %(tile)s"),
         "discard_empty": _("%(name)s henüz taş atmadı"),
         "feed_deal": _("El %(n)s dağıtıldı; %(name)s başlıyor."),

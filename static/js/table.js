@@ -15,8 +15,11 @@
   const T = JSON.parse(document.getElementById("okey-strings").textContent);
   const tableId = root.dataset.tableId;
   const me = root.dataset.user;
-  const ROW = 15;
-  const SLOTS = ROW * 2;
+  const SLOTS = 30;
+  // Slots a rack row holds: 15 on a landscape screen, 10 (three rows) on a portrait phone — the
+  // rack's columns in table.css (--cols). Sorting, the arrow keys and a turned phone follow it.
+  function rackColumns() { return Number(getComputedStyle(root).getPropertyValue("--cols")) || 15; }
+  let ROW = rackColumns();
   const COLORS = { K: "red", S: "black", M: "blue", Y: "green" };
   const NEXT_HAND_SECONDS = Number(root.dataset.nextHandSeconds || 6);
   const $ = (id) => document.getElementById(id);
@@ -212,7 +215,12 @@
     selected = null;
     try {
       const saved = JSON.parse(localStorage.getItem(layoutKey(handId)) || "null");
-      if (Array.isArray(saved) && saved.length === SLOTS) slots = saved;
+      // {cols, slots}: the row width it was laid out for (a bare list: two rows of 15).
+      const kept = Array.isArray(saved) ? { cols: 15, slots: saved } : saved;
+      if (kept && Array.isArray(kept.slots) && kept.slots.length === SLOTS) {
+        slots = kept.slots;
+        if (kept.cols !== ROW) reflow();
+      }
     } catch (e) { /* a broken saved layout is simply ignored */ }
     // Old hands' layouts are of no use: keep the storage small.
     for (let i = localStorage.length - 1; i >= 0; i--) {
@@ -222,8 +230,31 @@
   }
 
   function saveLayout() {
-    if (frame && frame.hand) localStorage.setItem(layoutKey(frame.hand.id), JSON.stringify(slots));
+    if (frame && frame.hand) localStorage.setItem(layoutKey(frame.hand.id), JSON.stringify({ cols: ROW, slots }));
   }
+
+  // The rack's rows changed width (a phone turned: 10 ↔ 15 a row): the groups are laid out again
+  // in their order, a gap after each, each kept on one row where it fits.
+  function reflow() {
+    const groups = [];
+    let run = [];
+    for (const tile of slots) {
+      if (tile === null) { if (run.length) groups.push(run); run = []; } else run.push(tile);
+    }
+    if (run.length) groups.push(run);
+    slots = arrangeSlots([...groups, []]);
+  }
+  window.addEventListener("resize", () => {
+    const cols = rackColumns();
+    if (cols === ROW) return;
+    ROW = cols;
+    const tile = selected !== null ? slots[selected] : null;
+    reflow();
+    selected = tile ? slots.indexOf(tile) : null;
+    if (selected === -1) selected = null;
+    saveLayout();
+    if (frame) { renderRack(); renderButtons(); }
+  });
 
   /* Keep tiles where the player put them; a tile that left leaves a gap. A new tile (drawn or
      taken) goes to the first free slot after the last tile, never into a gap between groups;
@@ -259,8 +290,8 @@
     return gap >= 0 ? gap : slots.push(null) - 1;
   }
 
-  /* "Sort by sets / pairs": groups on both rows, a gap after each, never split across the rows;
-     the loose tiles last. */
+  /* "Sort by sets / pairs": groups on the rows, a gap after each, never split across two rows
+     (unless longer than a row); the loose tiles last. */
   function arrangeSlots(order) {
     const next = new Array(SLOTS).fill(null);
     const groups = order.slice(0, -1).filter((g) => g.length);
@@ -269,11 +300,14 @@
     let col = 0;
     let fits = true;
     for (const group of groups) {
-      if (col + group.length > ROW) { row += 1; col = 0; }
-      if (row > 1 || group.length > ROW) { fits = false; break; }
-      group.forEach((tile, i) => { next[row * ROW + col + i] = tile; });
-      col += group.length + 1;
-      if (col >= ROW) { row += 1; col = 0; }
+      if (col + group.length > ROW && col > 0) { row += 1; col = 0; }
+      const start = row * ROW + col;
+      if (start + group.length > SLOTS) { fits = false; break; }
+      group.forEach((tile, i) => { next[start + i] = tile; });
+      const end = start + group.length;
+      const after = end % ROW === 0 ? end : end + 1;  // a gap after it, unless the row ended
+      row = Math.floor(after / ROW);
+      col = after % ROW;
     }
     if (fits) {
       let index = row * ROW + col;
@@ -324,9 +358,54 @@
     name.type = "button";
     name.className = "name";
     name.textContent = nickname;
+    name.title = nickname;  // a narrow seat cuts a long name short
     name.dataset.nickname = nickname;
     name.addEventListener("click", () => openCard(nickname, bot));
     return name;
+  }
+
+  // A face for every nickname, with nothing to upload: its initials on a colour drawn from a hash
+  // of the nickname (case-blind, as nicknames are), the same for everyone on every page.
+  const lang = document.documentElement.lang || "tr";
+  function avatarHue(nickname) {
+    let hash = 0x811c9dc5;  // FNV-1a
+    for (const char of nickname.toLocaleLowerCase(lang)) {
+      hash ^= char.codePointAt(0);
+      hash = Math.imul(hash, 0x01000193) >>> 0;
+    }
+    return hash % 360;
+  }
+  function initials(nickname) {
+    // "Deniz Yıldız", "deniz_yildiz", "DenizYıldız" → "DY"; "Ayşe" → "AY".
+    const words = nickname.replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2").split(/[\s._-]+/).filter(Boolean);
+    const letters = words.length > 1 ? [Array.from(words[0])[0], Array.from(words[1])[0]] : Array.from(words[0] || "?").slice(0, 2);
+    return letters.join("").toLocaleUpperCase(lang);
+  }
+  function avatar(nickname, bot) {
+    const face = document.createElement("span");
+    face.className = "avatar";
+    face.setAttribute("aria-hidden", "true");  // the name beside it says who
+    face.style.setProperty("--hue", String(avatarHue(nickname)));
+    face.textContent = initials(nickname);
+    face.addEventListener("click", () => openCard(nickname, bot));
+    return face;
+  }
+
+  // A seat's tile count and score: an icon and the number, named in words for screen readers
+  // ("Istakada 14 taş", "Puan: 20") and in the tooltip.
+  function seatNumber(kind, value, label) {
+    const el = document.createElement("span");
+    el.className = kind;
+    el.setAttribute("role", "img");
+    el.setAttribute("aria-label", label);
+    el.title = label;
+    const icon = document.createElement("i");
+    icon.className = "icon";
+    const number = document.createElement("span");
+    number.className = "v";
+    number.textContent = String(value);
+    el.append(icon, number);
+    return el;
   }
 
   function render(previous) {
@@ -380,7 +459,7 @@
       const player = playerOf(seat);
       box.dataset.seat = String(seat);
       box.dataset.position = String(seat);
-      box.append(nameButton(player.nickname || "?", !!player.bot));
+      box.append(avatar(player.nickname || "?", !!player.bot), nameButton(player.nickname || "?", !!player.bot));
       const badges = document.createElement("span");
       badges.className = "badges";
       if (player.bot) badges.append(badge(T.bot, "bot"));
@@ -394,16 +473,12 @@
         const mark = seats.find((s) => s.nickname === player.nickname);
         if (mark && (mark.ready || mark.bot)) badges.append(badge(T.rematch_yes, "ready"));
       }
-      const tiles = document.createElement("span");
-      tiles.className = "count";
-      tiles.textContent = String(hand.rack_counts[seat]);
-      tiles.title = fmt(T.tiles_in_rack, { n: hand.rack_counts[seat] });
-      const score = document.createElement("span");
-      score.className = "score";
+      const numbers = document.createElement("span");
+      numbers.className = "nums";
+      numbers.append(seatNumber("count", hand.rack_counts[seat], fmt(T.tiles_in_rack, { n: hand.rack_counts[seat] })));
       const scores = (frame.match && (frame.match.live_scores || frame.match.scores)) || [];
-      score.textContent = scores[seat] !== undefined ? String(scores[seat]) : "";
-      score.title = T.score;
-      box.append(tiles, score, badges);
+      if (scores[seat] !== undefined) numbers.append(seatNumber("score", scores[seat], fmt(T.score_of, { n: scores[seat] })));
+      box.append(numbers, badges);
       if (hand.turn === seat && hand.phase !== "over") {
         // The player to move: a ring drains around their seat and the seconds left are written
         // big beside their name (startClock runs both). A seat the server plays (a bot, an away or
@@ -434,7 +509,7 @@
       if (!box) continue;
       box.dataset.position = String(seat.position);
       if (seat.nickname) {
-        box.append(nameButton(seat.nickname, seat.bot));
+        box.append(avatar(seat.nickname, seat.bot), nameButton(seat.nickname, seat.bot));
         if (seat.bot) box.append(badge(T.bot, "bot"));
         if (seat.ready) box.append(badge(`✓ ${T.ready}`, "ready"));
         if (seat.nickname === me && !running) {
@@ -1150,7 +1225,105 @@
     while (log.children.length > 100) log.firstChild.remove();
     log.scrollTop = log.scrollHeight;
     if (live && author !== me && !item.hidden && !drawerShown()) setUnread(unread + 1);
+    if (live && !item.hidden && message.text) showBubble(author, message.text);
   }
+
+  // -- table chat as speech bubbles at the seats --------------------------------------------------
+  // A live line shows for a few seconds as a bubble beside its author's seat (a watcher's under the
+  // top seat, with their name) and fades; the drawer keeps the history. The bubbles' layer is the
+  // felt itself, clipped to it: a line never covers the rack or its buttons.
+  function showBubble(author, text) {
+    const layer = $("bubbles");
+    const name = author ? [...root.querySelectorAll(".pbox .name")].find((b) => b.dataset.nickname === author) : null;
+    const seat = name ? name.closest(".pbox") : null;
+    const rel = seat && !seat.hidden ? seat.dataset.rel : "watcher";
+    for (const old of layer.querySelectorAll(`.bubble[data-rel="${rel}"]`)) old.remove();
+    const bubble = document.createElement("div");
+    bubble.className = "bubble";
+    bubble.dataset.rel = rel;
+    bubble.dataset.author = author || "";
+    const words = document.createElement("span");
+    words.className = "bubble__text";
+    if (rel === "watcher") {
+      const who = document.createElement("b");
+      who.textContent = `${author || ""}: `;
+      words.append(who);
+    }
+    words.append(document.createTextNode(text));
+    bubble.append(words);
+    const life = Math.min(9000, 3500 + 60 * text.length);  // long enough to read, then gone
+    bubble.style.setProperty("--life", `${life}ms`);
+    layer.append(bubble);
+    placeBubble(bubble);
+    setTimeout(() => bubble.remove(), life);
+  }
+
+  // Beside the seat where the felt has room (the top and bottom seats of a wide screen: in their own
+  // row, off the centre's tiles), else towards the centre; always inside the felt.
+  function placeBubble(bubble) {
+    const layer = $("bubbles");
+    const area = layer.getBoundingClientRect();
+    bubble.style.left = "0px";
+    bubble.style.top = "0px";
+    bubble.style.maxWidth = "";
+    const rel = bubble.dataset.rel;
+    const seat = root.querySelector(`.pbox[data-rel="${rel === "watcher" ? "2" : rel}"]`);
+    const gap = 9;
+    let own = bubble.getBoundingClientRect();
+    let x = (area.width - own.width) / 2;
+    let y = gap;
+    let side = "below";
+    if (seat && !seat.hidden) {
+      const box = seat.getBoundingClientRect();
+      const left = box.left - area.left;
+      const top = box.top - area.top;
+      const middleY = () => top + box.height / 2 - own.height / 2;
+      // The room beside a top or bottom seat, up to the discard pile in that corner.
+      const corner = { 0: "0", 2: "1", watcher: "2" }[rel];
+      const pile = corner ? root.querySelector(`.discard[data-rel="${corner}"]`) : null;
+      const room = pile && !pile.hidden ? (rel === "watcher" ? box.left - pile.getBoundingClientRect().right
+        : pile.getBoundingClientRect().left - box.right) - 2 * gap : 0;
+      if (corner && room >= 110) {
+        bubble.style.maxWidth = `min(${Math.floor(room)}px, 15rem)`;
+        own = bubble.getBoundingClientRect();
+        side = rel === "watcher" ? "left-of" : "right-of";
+        x = rel === "watcher" ? left - own.width - gap : left + box.width + gap;
+        y = middleY();
+      } else if (rel === "0") { side = "above"; x = left + box.width / 2 - own.width / 2; y = top - own.height - gap; }
+      else if (rel === "1" || rel === "3") {
+        // A side seat: beside it if that leaves the centre's tiles clear, else above it, against
+        // the felt's edge (a portrait phone's side seats sit right next to the centre).
+        const tiles = root.querySelector(".centre__tiles").getBoundingClientRect();
+        const between = (rel === "1" ? box.left - tiles.right : tiles.left - box.right) - 2 * gap;
+        if (between >= 110) {
+          bubble.style.maxWidth = `min(${Math.floor(between)}px, 15rem)`;
+          own = bubble.getBoundingClientRect();
+          side = rel === "1" ? "left-of" : "right-of";
+          x = rel === "1" ? left - own.width - gap : left + box.width + gap;
+          y = middleY();
+        } else {
+          side = "above";
+          bubble.dataset.edge = rel === "1" ? "right" : "left";
+          x = rel === "1" ? left + box.width - own.width : left;
+          y = top - own.height - gap;
+          const overTiles = x < tiles.right - area.left && x + own.width > tiles.left - area.left;
+          if (overTiles) y = Math.min(y, tiles.top - area.top - own.height - 14);  // clear of the okey's star too
+        }
+      }
+      else {
+        x = left + box.width / 2 - own.width / 2;
+        y = top + box.height + gap;
+        const under = rel === "watcher" && layer.querySelector('.bubble[data-rel="2"][data-side="below"]');
+        if (under) y = under.getBoundingClientRect().bottom - area.top + 4;
+      }
+    }
+    bubble.dataset.side = side;
+    x = Math.max(4, Math.min(x, area.width - own.width - 4));
+    y = Math.max(4, Math.min(y, area.height - own.height - 4));
+    bubble.style.left = `${Math.round(x)}px`;
+    bubble.style.top = `${Math.round(y)}px`;
+  }
+  window.addEventListener("resize", () => { for (const bubble of $("bubbles").children) placeBubble(bubble); });
 
   function applyMutes() {
     for (const item of $("chat-log").children) item.hidden = muted.has(item.dataset.author);
@@ -1181,7 +1354,9 @@
     cardFor = { nickname, bot };
     $("card-name").textContent = nickname;
     $("card-bot").hidden = !bot;
-    for (const id of ["card-games", "card-winrate", "card-rating"]) $(id).textContent = "…";
+    $("card-avatar").style.setProperty("--hue", String(avatarHue(nickname)));
+    $("card-avatar").textContent = initials(nickname);
+    for (const id of ["card-games", "card-wins", "card-rating", "card-since"]) $(id).textContent = "…";
     $("card-profile").href = `/players/${encodeURIComponent(nickname)}/`;
     $("card-report").hidden = bot || nickname === me;
     $("card-mute").hidden = nickname === me;
@@ -1191,9 +1366,16 @@
   }
   function showCard(data) {
     if (!data || !cardFor || data.nickname !== cardFor.nickname) return;
+    // The record: matches played and won (with the share won), the rating, and since when.
     $("card-games").textContent = String(data.games_played);
-    $("card-winrate").textContent = data.win_rate === null ? "–" : `%${data.win_rate}`;
+    const share = data.win_rate === null || data.win_rate === undefined ? ""
+      : ` · ${new Intl.NumberFormat(lang, { style: "percent" }).format(data.win_rate / 100)}`;
+    $("card-wins").textContent = `${data.games_won ?? "–"}${share}`;
     $("card-rating").textContent = data.rating === null ? "–" : String(data.rating);
+    const [year, month] = String(data.since || "").split("-").map(Number);
+    $("card-since").textContent = year && month
+      ? new Intl.DateTimeFormat(lang, { month: "long", year: "numeric", timeZone: "UTC" }).format(new Date(Date.UTC(year, month - 1, 1)))
+      : "–";
     $("card-bot").hidden = !data.bot;
     $("card-report").hidden = data.bot || data.nickname === me;
   }

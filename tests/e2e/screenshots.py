@@ -298,3 +298,33 @@ def test_waiting_table_screenshots(new_page, asgi_live_server, language):
     page.goto(f"/tables/{table.id}/")
     expect(page.locator("#btn-start")).to_be_visible()
     shot(page, f"{language}-table-waiting-portrait")
+
+
+@pytest.mark.parametrize("language", ["tr", "en"])
+def test_chat_bubbles_screenshots(new_page, asgi_live_server, language):
+    """Table chat as bubbles at the seats (a player's, your own, a watcher's), at every size."""
+    import time
+
+    from salons import services as salon_services
+    from tests.e2e.table_helpers import in_thread
+
+    locale = "tr-TR" if language == "tr" else "en-GB"
+    person = make_user("Ayşe" if language == "tr" else "Alice")
+    friend = make_user("Deniz Yıldız" if language == "tr" else "Dana Young")
+    watcher = make_user("Seyirci" if language == "tr" else "Watcher")
+    table, _ = table_with_bots(person, name="Sohbet", people=(friend,))
+    page = new_page(person, viewport=VIEWPORTS["portrait"], language=locale)
+    if language == "en":
+        page.context.add_cookies([{"name": "django_language", "value": "en", "url": asgi_live_server.url}])
+    page.clock.install()  # paused once the bubbles are up, so every size shows the same three
+    open_table(page, table)
+    lines = [(friend, "İyi oyunlar, kolay gelsin herkese!" if language == "tr" else "Good luck everyone, have fun!"),
+             (person, "Teşekkürler" if language == "tr" else "Thanks"),
+             (watcher, "Güzel el!" if language == "tr" else "Nice hand!")]
+    for user, text in lines:
+        in_thread(salon_services.post_chat_message, user=user, room=table.room, table=table, text=text)
+    expect(page.locator("#bubbles .bubble")).to_have_count(3)
+    page.clock.pause_at(time.time() + 1)
+    for name, viewport in VIEWPORTS.items():
+        page.set_viewport_size(viewport)
+        shot(page, f"{language}-table-chat-bubbles-{name}")

@@ -7,6 +7,8 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.table_helpers import (
+    MIN_BUTTON,
+    MIN_FELT_TILE,
     MIN_TILE,
     NOTATION,
     VIEWPORTS,
@@ -32,7 +34,7 @@ GEOMETRY = """() => {
     discards: all("#okey-table .discard").map((el) => ({rel: el.dataset.rel, tiles: el.querySelectorAll(".tile").length, ...box(el)})),
     centre: all("#pile, #indicator .tile, #okey .tile, #finish-zone").map((el) => ({id: el.id || el.parentElement.id, ...box(el)})),
     rack: box(document.getElementById("rack")),
-    buttons: all("#controls .tbtn, .table-header .hbtn").map((el) => ({id: el.id, ...box(el)})),
+    buttons: all("#controls .tbtn, .table-header .hbtn").map((el) => ({id: el.id, controls: !!el.closest("#controls"), ...box(el)})),
     tiles: all("#rack .tile, .discard .tile, #indicator .tile, #okey .tile").map((el) => ({where: el.parentElement.className || el.parentElement.id, ...box(el)})),
   };
 }"""
@@ -80,9 +82,12 @@ def test_the_whole_table_fits_one_screen_after_a_round(new_page, asgi_live_serve
             if kind == other_kind == "centre":
                 continue
             assert not overlaps(part, other), f"{kind} {part} overlaps {other_kind} {other} at {name}"
-    min_width, min_height = MIN_TILE[name]
     for tile in geometry["tiles"]:
+        min_width, min_height = (MIN_TILE if tile["where"] == "slot" else MIN_FELT_TILE)[name]
         assert tile["w"] >= min_width - 0.01 and tile["h"] >= min_height - 0.01, f"tile {tile} too small at {name}"
+    for button in geometry["buttons"]:
+        if button["controls"]:
+            assert button["h"] >= MIN_BUTTON - 0.01, f"button {button} too small to tap at {name}"
     text = visible_text(page)
     assert not NOTATION.findall(text), f"tile notation in the page's text: {NOTATION.findall(text)}"
     # The move feed tells who threw what, in words and small tiles.

@@ -167,11 +167,16 @@ def test_no_rematch_without_a_finished_match_or_a_seat():
 
 
 def test_a_player_card_shows_public_figures_only():
+    from datetime import UTC, datetime
+
     user = make_user("Kartlı")
     get_user_model().objects.filter(pk=user.pk).update(games_played=10, games_won=4)
     PlayerRating.objects.create(user=user, salon=None, ordinal=12.345, matches=10)
+    get_user_model().objects.filter(pk=user.pk).update(date_joined=datetime(2025, 3, 14, 23, 59, tzinfo=UTC))
     card = selectors.player_card(nickname="kartlı")
-    assert card == {"nickname": "Kartlı", "games_played": 10, "win_rate": 40, "rating": 12.3, "bot": False}
+    # The record the card shows: games, wins, the rating as the profile writes it, the month joined.
+    assert card == {"nickname": "Kartlı", "games_played": 10, "games_won": 4, "win_rate": 40, "rating": 1494,
+                    "since": "2025-03", "bot": False}
     assert "email" not in str(card)
     assert selectors.player_card(nickname="yok-böyle") is None
     assert selectors.player_card(nickname={"bad": 1}) is None
