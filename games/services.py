@@ -912,9 +912,12 @@ def take_over_seat(*, user, table_id: int, position: int) -> Outcome:
                          .exclude(practice_room_q("table__room__")).select_related("table"))
         if any(seat.table.status == Table.Status.PLAYING for seat in elsewhere):
             raise GameError("already_playing", _("Başka bir masada oyununuz sürüyor."))
-        if table.room.rules.get("scoring") == CHIPS and balance < table.room.stake:
+        # At a chip table she must cover the most a hand can cost, as anyone sitting down (and
+        # it is held for the hand being played: the one who left had theirs given back).
+        cover = most_a_hand_costs(RuleSet.from_dict(hand.match.rules))
+        if cover and balance < cover:
             raise GameError("not_enough_chips", _("Bu masaya oturmak için en az %(stake)d çip gerekli.")
-                            % {"stake": table.room.stake})
+                            % {"stake": cover})
         Seat.objects.filter(pk__in=[seat.pk for seat in elsewhere]).update(user=None, taken_at=None)
         taken = Seat.objects.filter(table=table, position=position, user__isnull=True).update(
             user=user, taken_at=timezone.now())
@@ -926,6 +929,9 @@ def take_over_seat(*, user, table_id: int, position: int) -> Outcome:
         if hand.status == Hand.Status.PLAYING and hand.turn_seat == position:
             hand.deadline = timezone.now() + timedelta(seconds=hand.match.turn_seconds)
             hand.save(update_fields=["deadline"])
+        if cover and hand.status == Hand.Status.PLAYING:
+            hold_chips(user=get_user_model().objects.get(pk=user.pk), amount=cover,
+                       reference=_hold_reference(hand.match_id, hand.number))
         # A practice table never keeps anyone from a real game: it closes now (as take_seat does).
         real_seat_taken.send(sender=Seat, user=user)
         _announce_seats(table, *[seat.table for seat in elsewhere])

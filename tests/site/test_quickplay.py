@@ -198,3 +198,26 @@ def test_a_room_quick_play_opens_starts_with_bots_within_seconds():
     later = timezone.now() + timedelta(seconds=QUICK_ROOM_BOT_FILL_SECONDS + 1)
     assert tasks.fill_waiting_tables(later) == 1
     assert MatchPlayer.objects.filter(user=player, match__status="running").exists()
+
+
+def test_taking_over_a_chip_seat_needs_and_holds_what_a_hand_can_cost():
+    from accounts.models import ChipHold
+    from games import services as game_services
+    from games.engine.scoring import most_a_hand_costs
+
+    salon = make_salon(min_stake=10, max_stake=1000)
+    rules = RuleSet.preset("chips", stake=20)
+    table, people, match = started_match(make_room(salon=salon, name="Çipli", rules=rules.to_dict()))
+    game_services.leave_running_match(user=people[1], table_id=table.pk)
+    cover = most_a_hand_costs(rules)
+    assert cover > rules.stake
+    short = make_player("Yetmez", chips=cover - 1)
+    with pytest.raises(game_services.GameError) as refused:
+        game_services.take_over_seat(user=short, table_id=table.pk, position=1)
+    assert refused.value.code == "not_enough_chips"
+    newcomer = make_player("Yeter", chips=1000)
+    found = quick_play(user=newcomer, scoring="chips")
+    assert found.table.pk == table.pk
+    newcomer.refresh_from_db()
+    assert newcomer.chips == 1000 - cover, "the hand's worst case is set aside, as for everyone seated"
+    assert ChipHold.objects.filter(user=newcomer, amount=cover).count() == 1
