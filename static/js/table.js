@@ -632,6 +632,11 @@
     $("btn-start").hidden = !lobby || !frame.table || !frame.table.is_owner || seated === 0;
     $("btn-start").textContent = withBots ? T.start_with_bots : T.start_match;
     $("btn-start").dataset.bots = String(withBots);
+    // One clear primary button: the owner's start when it is offered (one tap, bots in the empty
+    // seats), else "Hazırım".
+    const startOffered = !$("btn-start").hidden;
+    $("btn-start").classList.toggle("tbtn--primary", startOffered);
+    $("btn-ready").classList.toggle("tbtn--primary", !startOffered);
     $("pile").disabled = !can.includes("draw_pile");
     $("pile").classList.toggle("available", can.includes("draw_pile"));
     $("finish-zone").classList.toggle("active", can.includes("finish"));
