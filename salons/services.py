@@ -544,7 +544,6 @@ def _spend_password_attempt(*, room: Room, user: User, address: str | None) -> l
                   "Birkaç dakika sonra yeniden deneyin ya da davet bağlantısıyla girin."),
             )
         raise ServiceError("too_many_attempts", _("Çok fazla yanlış deneme; birkaç dakika sonra yeniden deneyin."))
-    _note_guesser(room, user)
     return spent
 
 
@@ -553,8 +552,8 @@ def _guessers_key(room: Room) -> str:
 
 
 def _note_guesser(room: Room, user: User, keep: int = 20) -> None:
-    """The nicknames that guessed at this room in the window, for the moderation log (not atomic:
-    it informs staff, it limits nothing)."""
+    """The nicknames that guessed wrong at this room in the window, for the moderation log (not
+    atomic: it informs staff, it limits nothing)."""
     key = _guessers_key(room)
     names = cache.get(key) or []
     if user.username not in names and len(names) < keep:
@@ -605,6 +604,7 @@ def enter_room(*, user: User, room: Room, password: str = "", token: str = "", a
     else:
         spent = _spend_password_attempt(room=room, user=user, address=address)
         if not room.check_password(str(password or "")):
+            _note_guesser(room, user)
             raise ServiceError("wrong_password", _("Şifre yanlış."))
         # A right password is not a guess to hold against the player, the address or the room.
         for key in spent:
