@@ -38,7 +38,8 @@ def score_parts(entry: dict[str, Any], match_state: MatchState) -> list[list[dic
         rest = deltas[seat] - sum(part["points"] for part in parts[seat])
         if rest:
             finisher = entry.get("finisher")
-            parts[seat].append({"why": FINISH if finisher is not None else PILE_OUT, "points": rest, "by": finisher})
+            # The finish first: it is what the hand was about ("bitiş −2 · gösterge −1").
+            parts[seat].insert(0, {"why": FINISH if finisher is not None else PILE_OUT, "points": rest, "by": finisher})
     return parts
 
 
@@ -59,7 +60,8 @@ def chips_won(*, match_id: int, hand_number: int, players: dict[int, MatchPlayer
 def rating_changes(match: Match) -> dict[int, dict[str, int]]:
     """{seat: {"before", "after"}} as players see the rating, for a rated finished match (practice,
     chip tables and people the clock played all along have none)."""
-    seats = dict(MatchPlayer.objects.filter(match=match).values_list("user_id", "seat"))
+    # Bots are never ranked (their numbers move, but nobody is shown them).
+    seats = dict(MatchPlayer.objects.filter(match=match, user__is_bot=False).values_list("user_id", "seat"))
     after = {point.user_id: point for point in RatingPoint.objects.filter(match=match, user_id__in=list(seats))}
     changes: dict[int, dict[str, int]] = {}
     for user_id, point in after.items():

@@ -56,16 +56,16 @@ ENGINE_MESSAGES = {
     "discard_pile_empty": lambda: _("Alınacak atılmış taş yok."),
     "invalid_finish": lambda: _("Bu taşlarla el bitmiyor."),
     "hand_over": lambda: _("El bitti."),
-    "not_first_turn": lambda: _("Gösterge yalnızca ilk turunuzda, ilk atışınızdan önce gösterilebilir."),
+    "not_first_turn": lambda: _("Gösterge yalnızca ilk turunuzda, ilk atışınızdan önce yapılabilir."),
     "no_indicator_tile": lambda: _("Göstergenin eşi sizde değil."),
-    "already_shown": lambda: _("Göstergeyi zaten gösterdiniz."),
+    "already_shown": lambda: _("Zaten gösterge yaptınız."),
     "already_declared": lambda: _("Zaten çifte gidiyorsunuz."),
     "option_off": lambda: _("Bu masanın kurallarında bu seçenek kapalı."),
     "bad_source": lambda: _("Taş ortadan ya da önceki oyuncunun attığından çekilir."),
     "bad_tile": lambda: _("Geçersiz taş."),
     "bad_action": lambda: _("Geçersiz hamle."),
     "bad_seat": lambda: _("Bu masada böyle bir koltuk yok."),
-    "not_shown": lambda: _("Göstergeyi yalnızca onu gösteren oyuncu alabilir."),
+    "not_shown": lambda: _("Göstergeyi yalnızca gösterge yapan oyuncu alabilir."),
     "not_declared": lambda: _("Gösterge yalnızca çifte giden oyuncunun çiftini bağlar."),
     "indicator_taken": lambda: _("Gösterge zaten alındı."),
     "too_early": lambda: _("Gösterge ikinci turunuzdan itibaren alınabilir."),
@@ -82,7 +82,7 @@ ENGINE_MESSAGES = {
 
 # Why a finish is not valid (``invalid_finish`` carries it as ``reason``: a stable code), in words.
 FINISH_REASONS = {
-    "no_valid_split": lambda tile: _("%(tile)s olmadan kalan 14 taşınız ne geçerli perlere ayrılıyor ne 7 çift oluyor.") % {"tile": tile},
+    "no_valid_split": lambda tile: _("%(tile)s olmadan kalan 14 taşınız ne seri ve perlere ayrılıyor ne 7 çift oluyor.") % {"tile": tile},
     "not_pairs": lambda tile: _("%(tile)s olmadan kalan 14 taşınız 7 çift değil (çifte gittiniz, yalnızca çiftle bitebilirsiniz).") % {"tile": tile},
 }
 

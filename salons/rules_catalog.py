@@ -35,8 +35,8 @@ PRESET_DESCRIPTIONS: dict[str, Promise] = {
         "sürer, en düşük ceza puanlı oyuncu kazanır. Orta taşlar biterse herkes 10 ceza puanı alır."
     ),
     CHIPS: _(
-        "Her el kendi içinde ödenir: eli bitirene diğer her oyuncu masanın bahsi kadar çip öder. Bir "
-        "perde en çok bir okey kullanılabilir. Çipler oyun parasıdır, asla gerçek para değildir."
+        "Her el kendi içinde ödenir: eli bitirene diğer her oyuncu masanın bahsi kadar çip öder. Her "
+        "seri ya da perin içinde en çok bir okey olabilir. Çipler oyun parasıdır, asla gerçek para değildir."
     ),
 }
 
@@ -69,10 +69,10 @@ RULE_OPTIONS: dict[str, RuleOption] = {
         choices=((4, _("4 kişilik")), (2, _("2 kişilik"))),
     ),
     "max_jokers_per_set": RuleOption(
-        label=_("Bir perdeki okey sayısı"),
+        label=_("Seri ya da per başına okey"),
         description=_(
-            "Sınırsız: okeyler bir perde istenildiği kadar kullanılabilir. En çok 1: bir perde en çok "
-            "bir okey olabilir ve yalnızca okeylerden oluşan perde sayılmaz."
+            "Sınırsız: bir seri ya da perin içinde istenildiği kadar okey olabilir. En çok 1: her seri ya da "
+            "perin içinde en çok bir okey olabilir ve yalnızca okeylerden oluşan seri ya da per sayılmaz."
         ),
         choices=((None, _("Sınırsız")), (1, _("En çok 1"))),
         fixed_by_preset=frozenset({CHIPS}),
@@ -301,7 +301,7 @@ def plain_rules(rules: RuleSet | dict[str, Any], *, turn_seconds: int | None = N
         lines.append(str(_("Oturmak için en az %(cover)d çip gerekir: her elin başında bir elde ödenebilecek en çok "
                            "çip ayrılır, el bitince kalanı geri gelir.") % {"cover": most_a_hand_costs(rule_set)}))
     if rule_set.max_jokers_per_set == 1:
-        lines.append(str(_("Bir perde en çok bir okey kullanılabilir.")))
+        lines.append(str(_("Her seri ya da perin içinde en çok bir okey olabilir.")))
     for name in ("color_finish", "indicator_binds_pair", "double_okey"):
         if getattr(rule_set, name) and option_applies(name, rule_set.scoring):
             lines.append(str(RULE_OPTIONS[name].description))

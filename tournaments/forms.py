@@ -16,7 +16,7 @@ class TournamentForm(forms.Form):
     name = forms.CharField(label=_("Turnuva adı"), min_length=3, max_length=60, validators=[validate_public_text])
     format = forms.ChoiceField(label=_("Biçim"), choices=Format.choices, initial=Format.KNOCKOUT)
     scoring = forms.ChoiceField(label=_("Puanlama"), initial=PENALTY,
-                                choices=[(COUNTDOWN, _("Sayma (20'den sıfıra)")), (PENALTY, _("Ceza puanı"))])
+                                choices=[(COUNTDOWN, _("Geri sayım (20'den sıfıra)")), (PENALTY, _("Ceza puanı"))])
     hands_per_match = forms.TypedChoiceField(label=_("Ceza maçı kaç el"), coerce=int, initial=1,
                                              choices=[(1, "1"), (3, "3")])
     players = forms.TypedChoiceField(label=_("Masada oyuncu"), coerce=int, initial=4, choices=[(4, "4"), (2, "2")])

@@ -132,7 +132,7 @@ def _clean_settings(*, actor: Any, salon: Salon, fields: dict[str, Any]) -> dict
     except (RuleSetError, TypeError, ValueError) as error:
         raise TournamentError("bad_rules", _("Geçersiz kural seçimi: %(error)s") % {"error": error}) from None
     if rules.scoring == CHIPS:
-        raise TournamentError("bad_rules", _("Turnuvalar çipli kurallarla oynanmaz; sayma ya da ceza seçin."))
+        raise TournamentError("bad_rules", _("Turnuvalar çipli kurallarla oynanmaz; geri sayım ya da ceza puanı seçin."))
     clean["rules"] = rules.to_dict()
     numbers = {"turn_seconds": 20, "registration_minutes": 60, "min_players": 2, "max_players": 256,
                "buy_in": 0, "added_chips": 0, "duration_minutes": 30, "go_on": 1}

@@ -130,9 +130,9 @@ def tournament_create(request: HttpRequest, salon_slug: str) -> HttpResponse:
 def notice(request: HttpRequest) -> JsonResponse:
     """For the site notice script of every page: the player's tournaments starting soon or running."""
     return JsonResponse({**selectors.notice_for(request.user), "strings": {
-        "starts_in": _("%(name)s turnuvanız %(minutes)s dakika içinde başlıyor."),
-        "starting": _("%(name)s turnuvanız başlıyor."),
-        "running": _("%(name)s turnuvanız sürüyor."),
+        "starts_in": _("Kayıtlı olduğunuz %(name)s %(minutes)s dakika içinde başlıyor."),
+        "starting": _("Kayıtlı olduğunuz %(name)s başlıyor."),
+        "running": _("Kayıtlı olduğunuz %(name)s sürüyor."),
         "to_table": _("Masanıza gidin"),
         "open": _("Turnuva sayfası"),
         "table_ready": _("Turnuva masanız hazır; masaya götürülüyorsunuz."),

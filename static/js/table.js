@@ -345,6 +345,9 @@
   function playerOf(seat) { return (frame.players || []).find((p) => p.seat === seat) || {}; }
   function playerName(seat) { return playerOf(seat).nickname || "?"; }
   function amLeft() { const s = mySeat(); return s !== null && !!playerOf(s).left && frame.match && frame.match.status === "running"; }
+  // Away (three turns in a row ran out): the clock plays my turns after a second until I move or
+  // press "Buradayım" (services.i_am_back).
+  function amAway() { const s = mySeat(); return s !== null && !!playerOf(s).away && !playerOf(s).left && frame.match && frame.match.status === "running"; }
 
   function badge(text, kind) {
     const el = document.createElement("span");
@@ -434,6 +437,7 @@
     renderHistory();
     startClock();
     $("left-banner").hidden = !amLeft();
+    $("away-banner").hidden = !amAway();
     $("btn-show-result").hidden = !(hand && hand.phase === "over");
     $("btn-leave").hidden = !isSeated();
   }
@@ -763,7 +767,9 @@
     const okey = hand ? hand.okey : null;
     const name = event.seat !== undefined && event.seat !== null ? playerName(event.seat) : "";
     const mine = event.seat === mySeat();
-    const auto = event.auto ? ` ${T.feed_auto}` : "";
+    // Played by the turn clock: say why (a time-out, an away player, one who left), never "the server".
+    const who = event.seat !== undefined && event.seat !== null ? playerOf(event.seat) : {};
+    const auto = event.auto ? ` ${who.left ? T.feed_auto_left : who.away ? T.feed_auto_away : T.feed_auto}` : "";
     const line = (parts) => feedLine(parts, { mine });
     // Your own moves are said to you ("Attınız"), everyone else's by name.
     const say = (theirs, yours) => (mine ? T[yours] : T[theirs]);
@@ -930,6 +936,11 @@
   }
 
   let countdownTimer = null;
+  // A number as the result panel writes it: a real minus sign (U+2212), never a hyphen.
+  function num(n) { return n < 0 ? `\u2212${Math.abs(n)}` : String(n); }
+  function signed(n) { return n > 0 ? `+${n}` : num(n); }
+  const PART_NAMES = { finish: () => T.part_finish, indicator: () => T.part_indicator, pile_out: () => T.part_pile_out };
+
   function showResult() {
     const hand = frame.hand;
     const match = frame.match || {};
@@ -938,16 +949,27 @@
     const body = $("result-body");
     const nodes = [];
     const el = (tag, className, text) => { const n = document.createElement(tag); if (className) n.className = className; if (text !== undefined) n.textContent = text; return n; };
-    if (result.reason === "finished" || result.finish) {
-      $("result-title").textContent = fmt(T.finished_by, { name: playerName(result.finisher) });
+    const mine = mySeat();
+    // Who won is the server's word: the hand's finisher, and at the end of a match the winners it
+    // recorded (MatchPlayer.is_winner: a player who left or never played is none). Never the scores.
+    const winners = match.over ? (match.winners || []) : [];
+    const finished = result.reason === "finished" || !!result.finish;
+    let title;
+    if (match.over) {
+      if (mine !== null && winners.includes(mine)) title = T.you_won_match;
+      else if (winners.length) title = fmt(T.match_won_by, { names: winners.map(playerName).join(", ") });
+      else title = T.match_no_winner;
+    } else if (finished && mine !== null && result.finisher === mine) title = T.you_won_hand;
+    else title = finished ? fmt(T.finished_by, { name: playerName(result.finisher) }) : T.hand_over;
+    $("result-title").textContent = title;
+    dialog.classList.toggle("won", (match.over ? winners.includes(mine) : finished && result.finisher === mine) && mine !== null);
+    if (finished) {
       const finish = result.finish || { groups: [] };
-      const how = el("p", "how", finishHow(finish) + (result.double_okey ? ` · ${T.double_okey}` : ""));
-      nodes.push(how);
-      if (finish.discard) {
-        const line = el("p", "finish-tile");
-        line.append(document.createTextNode(`${T.finishing_tile}: `), tileElement(finish.discard, hand.okey));
-        nodes.push(line);
-      }
+      const how = finishHow(finish) + (result.double_okey ? `, ${T.double_okey}` : "");
+      nodes.push(el("p", "how", result.finisher === mine ? fmt(T.you_finished_how, { how }) : fmt(T.they_finished_how, { name: playerName(result.finisher), how })));
+      // The winning hand, shown: its groups, and the tile put on the centre.
+      const reveal = el("div", "result-reveal");
+      reveal.setAttribute("aria-label", T.winning_hand);
       const groups = el("div", "result-groups");
       for (const group of finish.groups || []) {
         const box = el("div", "result-group group");
@@ -957,70 +979,97 @@
         box.append(tiles, el("small", "", groupKind(group, hand.okey)));
         groups.append(box);
       }
-      nodes.push(groups);
+      reveal.append(groups);
+      if (finish.discard) {
+        const line = el("p", "finish-tile");
+        line.append(document.createTextNode(`${T.finishing_tile}: `), tileElement(finish.discard, hand.okey));
+        reveal.append(line);
+      }
+      nodes.push(reveal);
     } else {
       // No finisher: the pile ran out, or a shown indicator took a score to zero at the deal.
-      $("result-title").textContent = T.hand_over;
       nodes.push(el("p", "how", result.reason === "match_over" ? T.zero_by_indicator : T.pile_out));
     }
     for (const seat of result.shown_indicators || []) {
-      const line = el("p");
-      line.append(...textWithTile(T.feed_indicator, { name: playerName(seat) }, hand.indicator, hand.okey));
+      const line = el("p", "shown");
+      line.append(...textWithTile(seat === mine ? T.my_indicator : T.feed_indicator, { name: playerName(seat) }, hand.indicator, hand.okey));
       nodes.push(line);
     }
-    // Every player's change and new total: the match history's entry for this hand.
+    // Every player's change, explained part by part (the server's outcome of this hand), the chips
+    // the ledger moved, the new total and, at the end of a rated match, the rating.
     const entry = (match.history || []).find((h) => h.hand === hand.number);
+    const outcome = match.outcome && match.outcome.hand === hand.number ? match.outcome : null;
     const chips = match.rules && match.rules.scoring === "chips";
+    const penalty = match.rules && match.rules.scoring === "penalty";
     const table = el("table", "result-table");
     const head = el("tr");
     head.append(el("th", "", T.player), el("th", "num", T.change), el("th", "num", T.total));
     table.append(head);
-    const count = hand.players;
-    const seatsInOrder = [...Array(count).keys()];
+    const seatsInOrder = [...Array(hand.players).keys()];
     if (match.over) seatsInOrder.sort((a, b) => standing(b) - standing(a));
     function standing(seat) {
       const score = (entry ? entry.scores : match.scores || [])[seat] || 0;
-      const winner = (match.winners || []).includes(seat) ? 1e6 : 0;
-      return winner + (match.rules && match.rules.scoring === "penalty" ? -score : score);
+      return (winners.includes(seat) ? 1e6 : 0) + (penalty ? -score : score);
     }
     for (const seat of seatsInOrder) {
       const row = el("tr");
       row.dataset.seat = String(seat);
-      if ((match.winners || []).includes(seat) && match.over) row.classList.add("winner");
+      if (winners.includes(seat)) row.classList.add("winner");
+      if (seat === mine) row.classList.add("me");
+      const about = outcome ? outcome.seats[seat] || {} : {};
+      const nameCell = el("td", "who");
+      nameCell.append(el("span", "name", playerName(seat)));
+      if (about.rating) {
+        const moved = about.rating.after - about.rating.before;
+        const line = el("small", "rating", `${fmt(T.rating_change, { before: about.rating.before, after: about.rating.after })}\u00a0(${signed(moved)})`);
+        if (moved) line.classList.add(moved > 0 ? "up" : "down");
+        nameCell.append(line);
+      }
       const delta = entry ? entry.deltas[seat] : null;
       const total = entry ? entry.scores[seat] : (match.scores || [])[seat];
       const deltaCell = el("td", "num delta");
       if (delta !== null && delta !== undefined) {
-        deltaCell.textContent = `${delta > 0 ? "+" : delta < 0 ? "−" : ""}${Math.abs(delta)}${chips ? " " + T.chips_word : ""}`;
-        const good = match.rules && match.rules.scoring === "penalty" ? delta < 0 : delta > 0;
+        deltaCell.append(el("b", "", chips ? fmt(T.chips_won, { n: signed(delta) }) : (delta ? signed(delta) : "0")));
+        const good = penalty ? delta < 0 : delta > 0;
         if (delta) deltaCell.classList.add(good ? "up" : "down");
+        const parts = about.parts || [];
+        const why = el("small", "parts", parts.length
+          ? parts.map((p) => `${PART_NAMES[p.why] ? PART_NAMES[p.why]() : p.why}\u00a0${signed(p.points)}`).join(" · ")
+          : T.no_change);
+        deltaCell.append(why);
       }
-      row.append(el("td", "", playerName(seat)), deltaCell, el("td", "num", total === undefined ? "" : String(total)));
+      if (about.chips !== null && about.chips !== undefined && !chips) {
+        deltaCell.append(el("small", "chips", fmt(T.chips_won, { n: signed(about.chips) })));
+      }
+      row.append(nameCell, deltaCell, el("td", "num", total === undefined ? "" : (chips ? signed(total) : num(total))));
       table.append(row);
     }
     nodes.push(table);
+    const next = el("p", "what-next");
     if (match.over) {
-      // The winners are the server's word (a player who left or never played is none; a
-      // tournament table names the person who goes on or won, never a bot).
-      const names = (match.winners || []).map(playerName).join(", ");
-      nodes.push(el("p", "match-over", names ? `${T.match_over}. ${fmt(T.winner, { names })}` : `${T.match_over}.`));
       const prizes = match.prizes || [];
       if (Array.isArray(prizes) && prizes.some((p) => p)) {
-        nodes.push(el("p", "", `${T.prizes}: ${prizes.map((p, s) => `${playerName(s)} ${p}`).join(", ")}`));
+        nodes.push(el("p", "", `${T.prizes}: ${prizes.map((p, s) => `${playerName(s)} ${num(p)}`).join(", ")}`));
       }
+      if (root.dataset.tournamentUrl) {
+        next.append(document.createTextNode(`${T.what_next_tournament} `));
+        const back = el("a", "", T.tournament_link);
+        back.href = root.dataset.tournamentUrl;
+        next.append(back);
+      } else if (isSeatedAtTable()) next.textContent = T.what_next_match;
     } else {
-      const countdown = el("p", "countdown");
-      nodes.push(countdown);
       const ends = Date.now() + NEXT_HAND_SECONDS * 1000;
       clearInterval(countdownTimer);
       const tick = () => {
         const left = Math.max(0, Math.ceil((ends - Date.now()) / 1000));
-        countdown.textContent = fmt(T.next_hand_in, { n: left });
+        next.textContent = fmt(T.what_next_hand, { n: left });
         if (!left) clearInterval(countdownTimer);
       };
       tick();
       countdownTimer = setInterval(tick, 500);
+      next.classList.add("countdown");
     }
+    if (next.textContent) nodes.push(next);
     const links = el("p", "result-links");
     const replay = el("a", "", T.replay_link);
     replay.href = `/hands/${hand.id}/`;
@@ -1057,6 +1106,7 @@
   $("leave-cancel").addEventListener("click", () => $("leave-dialog").close());
   $("leave-confirm").addEventListener("click", () => { send("leave_match"); $("leave-dialog").close(); });
   $("btn-return").addEventListener("click", () => send("return_to_match"));
+  $("btn-back").addEventListener("click", () => send("i_am_back"));
 
   // -- interaction: select, drag, keyboard -------------------------------------------------------
   function select(index) {

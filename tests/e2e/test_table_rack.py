@@ -114,17 +114,21 @@ def test_everyone_sees_the_result_with_every_score_change(new_page, asgi_live_se
     for viewer in (page, watcher):
         dialog = viewer.locator("#result-dialog")
         expect(dialog).to_be_visible()
-        expect(dialog.locator("#result-title")).to_have_text(f"{person.username} eli bitirdi")
+        # The finisher is told "Kazandınız!"; everyone else who finished it.
+        expect(dialog.locator("#result-title")).to_have_text(
+            "Kazandınız!" if viewer is page else f"{person.username} eli bitirdi")
         expect(dialog.locator(".finish-tile .tile")).to_have_attribute("data-tile", "Y13")
         expect(dialog.locator(".group .tile")).to_have_count(14)
         labels = dialog.locator(".result-group small").all_inner_texts()
-        assert sorted(set(labels)) == ["grup", "sıralı seri"]
+        assert sorted(set(labels)) == ["per", "seri"]
         rows = dialog.locator(".result-table tr[data-seat]")
         expect(rows).to_have_count(4)
-        changes = {row.get_attribute("data-seat"): row.locator("td").all_inner_texts() for row in rows.all()}
-        assert changes["0"][1:] == ["0", "20"]
+        changes = {row.get_attribute("data-seat"): (row.locator("td.delta b").inner_text(),
+                                                    row.locator("td.delta .parts").inner_text(),
+                                                    row.locator("td").last.inner_text()) for row in rows.all()}
+        assert changes["0"] == ("0", "değişmedi", "20")
         for seat in ("1", "2", "3"):
-            assert changes[seat][1:] == ["−2", "18"]
+            assert changes[seat] == ("−2", "bitiş\u00a0−2", "18")  # the number never wraps away from its name
         expect(dialog.locator(".countdown")).to_contain_text("Yeni el")
         expect(dialog.get_by_role("link", name="Eli baştan izle")).to_have_attribute("href", f"/hands/{hand.pk}/")
         expect(dialog.get_by_role("link", name="Adil dağıtım kanıtı")).to_have_attribute(

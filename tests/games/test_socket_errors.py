@@ -90,7 +90,7 @@ async def test_an_invalid_finish_sends_the_stable_reason_and_its_words():
     table, users, hand, state = await started_table()
     player = users[state.turn]
     tile = engine_hand.format_tile(state.racks[state.turn][0])
-    for language, words in (("en", "neither split into valid sets"), ("tr", "ne geçerli perlere ayrılıyor")):
+    for language, words in (("en", "neither split into runs and groups"), ("tr", "ne seri ve perlere ayrılıyor")):
         communicator = await connected(player, table.id, accept_language=language)
         await communicator.send_json_to({"type": "finish", "tile": tile, "move": hand.move})
         error = await next_error(communicator)

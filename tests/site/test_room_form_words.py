@@ -39,7 +39,7 @@ def test_the_preview_writes_the_rules_in_plain_words():
     assert any("15 saniyesi" in line for line in countdown)
     chips = plain_rules(RuleSet.preset("chips", stake=50))
     assert any("50 çip öder" in line for line in chips)
-    assert "Bir perde en çok bir okey kullanılabilir." in chips
+    assert "Her seri ya da perin içinde en çok bir okey olabilir." in chips
     response = Client().get("/rules/preview/", {"rule_scoring": "penalty", "rule_hands_per_match": "3",
                                                 "turn_seconds": "45", "name": "Önizleme", "table_count": "1"})
     text = response.content.decode()

@@ -210,7 +210,7 @@ def test_lobby_strip_notice_and_profile_line(salon):
     services.sweep(now=quick.starts_at + timedelta(minutes=20))
     place = Entry.objects.get(tournament=quick, user=player).place
     profile = client_for().get(f"/players/{player.username}/").content.decode()
-    assert "1 turnuva oynadı" in profile and f"en iyi derece: {place}." in profile
+    assert "1 turnuva oynadı" in profile and f"en iyi yeri: {place}." in profile
     finished = client_for().get(f"/tournaments/{quick.pk}/").content.decode()
     assert "maçı incele" in finished and "/hands/" in finished
 
