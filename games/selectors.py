@@ -283,7 +283,7 @@ def player_card(*, nickname: Any) -> dict[str, Any] | None:
     user = get_user_model().objects.filter(username__iexact=nickname).first()
     if user is None:
         return None
-    from games.stats import display_rating
+    from games.ratings import display_rating
 
     rating = PlayerRating.objects.filter(user=user, salon=None).values_list("ordinal", "matches").first()
     return {
