@@ -481,7 +481,8 @@
       numbers.className = "nums";
       numbers.append(seatNumber("count", hand.rack_counts[seat], fmt(T.tiles_in_rack, { n: hand.rack_counts[seat] })));
       const scores = (frame.match && (frame.match.live_scores || frame.match.scores)) || [];
-      if (scores[seat] !== undefined) numbers.append(seatNumber("score", scores[seat], fmt(T.score_of, { n: scores[seat] })));
+      // A real minus sign (U+2212) for a score below zero, as in the result panel.
+      if (scores[seat] !== undefined) numbers.append(seatNumber("score", num(scores[seat]), fmt(T.score_of, { n: num(scores[seat]) })));
       box.append(numbers, badges);
       if (hand.turn === seat && hand.phase !== "over") {
         // The player to move: a ring drains around their seat and the seconds left are written
