@@ -1030,9 +1030,12 @@
       const total = entry ? entry.scores[seat] : (match.scores || [])[seat];
       const deltaCell = el("td", "num delta");
       if (delta !== null && delta !== undefined) {
-        deltaCell.append(el("b", "", chips ? fmt(T.chips_won, { n: signed(delta) }) : (delta ? signed(delta) : "0")));
-        const good = penalty ? delta < 0 : delta > 0;
-        if (delta) deltaCell.classList.add(good ? "up" : "down");
+        // At a chip table the chips are what the ledger moved for this hand (a bot pays and gets none).
+        const paid = chips && outcome ? (about.chips === null || about.chips === undefined ? 0 : about.chips) : delta;
+        deltaCell.append(el("b", "", chips ? fmt(T.chips_won, { n: signed(paid) }) : (delta ? signed(delta) : "0")));
+        const moved = chips ? paid : delta;
+        const good = penalty ? moved < 0 : moved > 0;
+        if (moved) deltaCell.classList.add(good ? "up" : "down");
         const parts = about.parts || [];
         const why = el("small", "parts", parts.length
           ? parts.map((p) => `${PART_NAMES[p.why] ? PART_NAMES[p.why]() : p.why}\u00a0${signed(p.points)}`).join(" · ")

@@ -131,3 +131,18 @@ def test_in_english(new_page):
     expect(dialog.locator("#result-title")).to_have_text("You won!")
     expect(dialog.locator('tr[data-seat="1"] td.delta .parts')).to_have_text("finish −2 · indicator −1")
     expect(dialog.locator(".how")).to_have_text("You finished with runs and groups.")
+
+
+def test_a_chip_table_shows_the_chips_the_ledger_moved(new_page):
+    """Bots play for no chips: the person who beat three bots is paid nothing, and the panel says
+    so (the ledger's figure, not the engine's +3 × stake)."""
+    table, person = table_with_bots(rules=RuleSet.preset("chips", stake=10))
+    rig_show_and_win(table)
+    page = new_page(person, viewport=VIEWPORTS["portrait"])
+    open_table(page, table)
+    page.locator('#rack .tile[data-tile="Y13"]').click()
+    page.locator("#btn-finish").click()
+    dialog = page.locator("#result-dialog")
+    expect(dialog.locator("#result-title")).to_have_text("Kazandınız!")
+    expect(dialog.locator('tr[data-seat="0"] td.delta b')).to_have_text("0 çip")
+    expect(dialog.locator('tr[data-seat="1"] td.delta b')).to_have_text("0 çip")
