@@ -49,3 +49,23 @@ def test_in_english_it_says_i_am_back(new_page):
     open_table(page, table)
     expect(page.locator("#btn-back")).to_have_text("I'm back")
     expect(page.locator("#away-banner")).to_contain_text("1 second")
+
+
+def test_a_practice_table_waits_for_its_away_person(new_page):
+    from games import services
+    from games.models import Hand
+    from salons.models import Salon
+    from tests.e2e.table_helpers import in_thread
+    from tests.games.conftest import make_user
+
+    Salon.objects.get_or_create(slug="genel", defaults={"name": "Genel"})
+    person = make_user("Pratikçi")
+    table = in_thread(services.start_practice, user=person)
+    MatchPlayer.objects.filter(match__table=table, user=person).update(away=True, timeouts_in_row=3)
+    Hand.objects.filter(match__table=table).update(deadline=None)
+    page = new_page(person, viewport=VIEWPORTS["landscape"])
+    open_table(page, table)
+    expect(page.locator("#away-banner")).to_contain_text("masa sizi bekliyor")
+    page.locator("#btn-back").click()
+    expect(page.locator("#away-banner")).to_be_hidden()
+    assert Hand.objects.get(match__table=table).deadline is not None, "the practice table plays on"
