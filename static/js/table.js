@@ -384,12 +384,21 @@
     const letters = words.length > 1 ? [Array.from(words[0])[0], Array.from(words[1])[0]] : Array.from(words[0] || "?").slice(0, 2);
     return letters.join("").toLocaleUpperCase(lang);
   }
+  // Worked out once per nickname: the seats are drawn again on every frame, and locale-aware case
+  // mapping is slow enough to show in bench/table_render.py.
+  const faces = new Map();
+  function faceOf(nickname) {
+    let face = faces.get(nickname);
+    if (!face) { face = { hue: String(avatarHue(nickname)), initials: initials(nickname) }; faces.set(nickname, face); }
+    return face;
+  }
   function avatar(nickname, bot) {
     const face = document.createElement("span");
     face.className = "avatar";
     face.setAttribute("aria-hidden", "true");  // the name beside it says who
-    face.style.setProperty("--hue", String(avatarHue(nickname)));
-    face.textContent = initials(nickname);
+    const { hue, initials: letters } = faceOf(nickname);
+    face.style.setProperty("--hue", hue);
+    face.textContent = letters;
     face.addEventListener("click", () => openCard(nickname, bot));
     return face;
   }
@@ -1413,8 +1422,8 @@
     cardFor = { nickname, bot };
     $("card-name").textContent = nickname;
     $("card-bot").hidden = !bot;
-    $("card-avatar").style.setProperty("--hue", String(avatarHue(nickname)));
-    $("card-avatar").textContent = initials(nickname);
+    $("card-avatar").style.setProperty("--hue", faceOf(nickname).hue);
+    $("card-avatar").textContent = faceOf(nickname).initials;
     for (const id of ["card-games", "card-wins", "card-rating", "card-since"]) $(id).textContent = "…";
     $("card-profile").href = `/players/${encodeURIComponent(nickname)}/`;
     $("card-report").hidden = bot || nickname === me;

@@ -305,9 +305,13 @@ def test_waiting_table_screenshots(new_page, asgi_live_server, language):
 
 @pytest.mark.parametrize("language", ["tr", "en"])
 def test_chat_bubbles_screenshots(new_page, asgi_live_server, language):
-    """Table chat as bubbles at the seats (a player's, your own, a watcher's), at every size."""
+    """Table chat as bubbles at the seats (a player's, your own, a watcher's), at every size; then
+    that player's card with their record."""
     import time
 
+    from django.contrib.auth import get_user_model
+
+    from games.models import PlayerRating
     from salons import services as salon_services
     from tests.e2e.table_helpers import in_thread
 
@@ -315,6 +319,8 @@ def test_chat_bubbles_screenshots(new_page, asgi_live_server, language):
     person = make_user("Ayşe" if language == "tr" else "Alice")
     friend = make_user("Deniz Yıldız" if language == "tr" else "Dana Young")
     watcher = make_user("Seyirci" if language == "tr" else "Watcher")
+    get_user_model().objects.filter(pk=friend.pk).update(games_played=37, games_won=11)
+    PlayerRating.objects.create(user=friend, salon=None, ordinal=3.2, matches=37)
     table, _ = table_with_bots(person, name="Sohbet", people=(friend,))
     page = new_page(person, viewport=VIEWPORTS["portrait"], language=locale)
     if language == "en":
@@ -331,6 +337,12 @@ def test_chat_bubbles_screenshots(new_page, asgi_live_server, language):
     for name, viewport in VIEWPORTS.items():
         page.set_viewport_size(viewport)
         shot(page, f"{language}-table-chat-bubbles-{name}")
+    # The player's card: their avatar and record.
+    page.locator('.pbox[data-rel="1"] .name').click()
+    expect(page.locator("#card-games")).not_to_have_text("…")
+    for name in ("portrait", "desktop"):
+        page.set_viewport_size(VIEWPORTS[name])
+        shot(page, f"{language}-table-player-card-{name}")
 
 
 @pytest.mark.parametrize("language", ["tr", "en"])

@@ -256,3 +256,42 @@ def test_the_card_speaks_english_too(new_page, asgi_live_server):
     expect(card.locator("#card-wins")).to_have_text("1 · 25%")
     expect(card.locator("#card-since")).to_have_text("November 2024")
     expect(card.locator("#card-rating")).to_have_text("–")
+
+
+SLOTS = "() => [...document.querySelectorAll('#rack .slot')].map((s) => s.querySelector('.tile')?.dataset.tile ?? null)"
+
+
+def runs(slots, width):
+    """The groups of a rack (tiles between gaps), each with the rows it lies on."""
+    groups, start = [], None
+    for index, tile in enumerate([*slots, None]):
+        if tile is not None and start is None:
+            start = index
+        if tile is None and start is not None:
+            groups.append((slots[start:index], {start // width, (index - 1) // width}))
+            start = None
+    return groups
+
+
+def test_a_turned_phone_lays_the_groups_out_again_each_whole_on_a_row(new_page, asgi_live_server):
+    table, person = table_with_bots()
+    rig_win_for_seat_zero(table)
+    page = new_page(person, viewport=VIEWPORTS["portrait"])
+    open_table(page, table)
+    page.locator("#btn-sort-sets").click()
+    page.wait_for_function(f"() => ({SLOTS})().indexOf(null) < ({SLOTS})().lastIndexOf('S11')")
+    portrait = page.evaluate(SLOTS)
+    assert all(len(rows) == 1 for _, rows in runs(portrait, 10)), portrait
+    for viewport, width in ((VIEWPORTS["landscape"], 15), (VIEWPORTS["portrait"], 10)):
+        page.set_viewport_size(viewport)
+        page.wait_for_function(f"() => document.querySelector('#rack').getBoundingClientRect().width > 0 && "
+                               f"getComputedStyle(document.getElementById('okey-table')).getPropertyValue('--cols').trim() === '{width}'")
+        expect(page.locator("#rack .tile")).to_have_count(15)
+        slots = page.evaluate(SLOTS)
+        groups = runs(slots, width)
+        assert [tile for group, _ in groups for tile in group] == [t for t in portrait if t], "tiles changed order"
+        assert all(len(rows) == 1 for _, rows in groups), f"a group breaks across rows at {width} a row: {slots}"
+    # The layout is kept, with its width, over a reload.
+    page.reload()
+    expect(page.locator("#rack .tile")).to_have_count(15)
+    assert page.evaluate(SLOTS) == slots
