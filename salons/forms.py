@@ -158,10 +158,13 @@ class RoomForm(forms.Form):
         for name, value in self.cleaned_data.items():
             if name.startswith(RULE_PREFIX):
                 data[name[len(RULE_PREFIX):]] = value
-        if data.get("scoring") is None:
-            data["scoring"] = RuleSet().scoring
-        if data.get("players") is None:
-            data["players"] = RuleSet().players
+        # A choice left out (a partial preview request, an older page) is the engine's default, for
+        # every option whose choices have no "none" of their own (scoring, players, hand counts).
+        defaults = RuleSet().to_dict()
+        for name, value in data.items():
+            choices = RULE_OPTIONS[name].choices
+            if value is None and choices and all(choice is not None for choice, _label in choices):
+                data[name] = defaults[name]
         return data
 
 

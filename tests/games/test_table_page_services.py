@@ -135,7 +135,8 @@ def test_leaving_a_chip_table_loses_the_stake_to_the_players_who_stay():
     before = {user.pk: User.objects.get(pk=user.pk).chips for user in users}
     services.leave_running_match(user=users[0], table_id=table.id)
     after = {user.pk: User.objects.get(pk=user.pk).chips for user in users}
-    assert after[users[0].pk] == before[users[0].pk] - 90
+    # The chips held for the hand (4 × 90) come back to the leaver, who pays the stake from them.
+    assert after[users[0].pk] == before[users[0].pk] + 360 - 90
     assert [after[user.pk] - before[user.pk] for user in users[1:]] == [30, 30, 30]
 
 
