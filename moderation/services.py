@@ -707,14 +707,6 @@ def lift_sanction(*, actor: User, sanction: Sanction, reason: str, now: datetime
     return sanction
 
 
-def record_password_attack(*, room: Any, guessers: list[str]) -> ModerationLog:
-    """A private room's password limit was reached: the salon's staff read it in the moderation log
-    (the room, its owner, the nicknames that guessed; never an address). Called by
-    ``salons.services.enter_room`` once per window."""
-    return _log(ModerationLog.Action.PASSWORD_ATTACK, target=room.owner, salon=room.salon_id,
-                reason=f"{room.name}"[:200], room=room.pk, guessers=list(guessers)[:20])
-
-
 def expire_sanctions(*, now: datetime | None = None) -> int:
     """Celery beat: mark sanctions past their end as expired, one log line each. Idempotent.
 

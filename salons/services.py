@@ -567,7 +567,7 @@ def _guessers(room: Room) -> list[str]:
 def _tell_owner_of_password_attack(room: Room, *, guessers: list[str]) -> None:
     """The owner hears it on every open socket (lobby, salons, rooms, tables, tournaments) and on the
     room's page until the password changes; the salon's staff find it in the moderation log."""
-    from moderation.services import record_password_attack
+    from moderation.records import record_password_attack  # not moderation.services: one direction only
 
     now = timezone.now()
     Room.objects.filter(pk=room.pk).update(password_attack_at=now)
