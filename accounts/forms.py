@@ -5,7 +5,8 @@ from __future__ import annotations
 from allauth.account.adapter import get_adapter
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.shortcuts import render
 from django.urls import reverse_lazy
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
@@ -65,3 +66,12 @@ class SignupForm(AllauthSignupForm):
         with transaction.atomic():
             free_nickname(self.cleaned_data["username"], email=self.cleaned_data.get("email") or "")
             return super().save(request)
+
+    def try_save(self, request):
+        """Two sign-ups racing for one free nickname both pass the form's checks; the database's
+        unique constraint then refuses the second: it gets the form back with the usual words."""
+        try:
+            return super().try_save(request)
+        except IntegrityError:
+            self.add_error("username", get_adapter().error_messages["username_taken"])
+            return None, render(request, "account/signup.html", {"form": self}, status=200)

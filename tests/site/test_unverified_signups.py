@@ -18,6 +18,7 @@ import pytest
 from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.core.cache import cache
+from django.test import Client
 from django.utils import timezone
 
 from accounts.models import ChipTransaction, User
@@ -174,3 +175,16 @@ def test_within_48_hours_the_address_stays_with_its_sign_up(client, mailoutbox):
     squat(client, "Sahte1", email="kurban@private.example", hours=3)
     sign_up(client, "Kurban", "kurban@private.example")
     assert not User.objects.filter(username="Kurban").exists()  # allauth's "already exists" path
+
+
+def test_two_sign_ups_racing_for_one_free_nickname_end_in_a_form_error_not_a_server_error(client, monkeypatch):
+    """Both pass the form's check before either is saved; the database refuses the second. Here
+    the second sign-up's check is made to miss the first (as it does when both run at once)."""
+    from accounts import signups
+
+    assert sign_up(client, "Yarisci", "ilk@private.example").status_code == 302
+    monkeypatch.setattr(signups, "nickname_holder", lambda username, now=None: None)
+    second = sign_up(Client(), "Yarisci", "ikinci@private.example")
+    assert taken(second)
+    assert User.objects.filter(username__iexact="Yarisci").count() == 1
+    assert not EmailAddress.objects.filter(email="ikinci@private.example").exists()
