@@ -22,10 +22,9 @@ from django.utils.translation import gettext as _
 from accounts.errors import ServiceError
 from accounts.services import change_chips, hold_chips, record_game_result, release_holds
 from games import bot_players, events, ratings, scheduling, selectors
-from games.engine import fairness
+from games.engine import fairness, game_types
 from games.engine import hand as engine_hand
 from games.engine import match as engine_match
-from games.engine.autoplay import auto_move
 from games.engine.errors import EngineError
 from games.engine.rules import CHIPS, RuleSet
 from games.engine.scoring import most_a_hand_costs
@@ -44,7 +43,9 @@ AWAY_TURN_SECONDS = 1
 # The finished hand stays on screen this long before the next one is dealt.
 NEXT_HAND_PAUSE_SECONDS = scheduling.NEXT_HAND_PAUSE_SECONDS
 # Actions a client may send to the engine; anything else is rejected before the engine sees it.
-PLAYER_ACTIONS = ("draw", "discard", "finish", "show_indicator", "declare_pairs", "take_indicator", "lay_first_okey")
+# (Every registered game's actions; each game type checks its own again: ``game_types``.)
+PLAYER_ACTIONS = tuple(dict.fromkeys(action for name in game_types.names()
+                                     for action in game_types.game_type(name).actions))
 
 
 # Engine codes shown to users in their language; the engine's own English text is the fallback.
@@ -73,6 +74,7 @@ ENGINE_MESSAGES = {
     "need_both_okeys": lambda: _("Bunun için iki okey de ıstakanızda olmalı."),
     # Raised only by the site's own bookkeeping (dealing, replays), never by a player's action.
     "match_over": lambda: _("Maç bitti."),
+    "unknown_game": lambda: _("Bu masanın oyun türü bu sitede oynanmıyor."),
     "hand_not_over": lambda: _("El hâlâ oynanıyor."),
     "wrong_hand": lambda: _("Bu el bu maçın değil."),
     "bad_event": lambda: _("Geçersiz hamle."),
@@ -312,9 +314,12 @@ def play(*, user, table_id: int, action: str, move: Any, args: dict[str, Any] | 
             raise GameError("left_match", _("Masadan kalktınız; yerinize sıra saati yalnızca taş çekip atıyor. Oynamak için masaya dönün."))
         if move != hand.move:
             raise GameError("stale", _("Masa değişti; güncel durum gönderildi."), move=hand.move)
-        state = engine_hand.HandState.from_dict(hand.state)
         try:
-            new_state = engine_hand.apply(state, player.seat, action, **args)
+            game = game_types.game_type_of(hand.match.rules)
+            if action not in game.actions:
+                raise GameError("bad_action", _("Geçersiz hamle."))
+            state = game.hand_from_dict(hand.state)
+            new_state = game.apply(state, player.seat, action, **args)
         except EngineError as error:
             raise engine_error(error) from None
         if player.timeouts_in_row or player.away:
@@ -356,13 +361,14 @@ def resolve_timeout(*, hand_id: int, move: int) -> bool:
         players = selectors.match_players(hand.match_id)
         player = players[seat]
         bot = bool(player.bot)
+        game = game_types.game_type_of(hand.match.rules)
         if bot:
             # A bot seated as a player plays to win (a practice table's at the level chosen).
-            new_state = bot_players.play_turn(state, seat, level=bot_level_for(hand.match.table_id))
+            new_state = game.bot_move(state, seat, level=bot_level_for(hand.match.table_id))
         else:
             # A person out of time, away or gone: the clock draws and discards, nothing else — it
             # never finishes, shows or declares for them (RULES.md "Absent players never win").
-            new_state, _events = auto_move(state, seat)
+            new_state = game.clock_move(state, seat)
         if not bot:
             player.timeouts_in_row += 1
             player.away = player.away or player.timeouts_in_row >= AWAY_AFTER_TIMEOUTS
