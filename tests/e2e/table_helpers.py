@@ -83,16 +83,21 @@ def current_hand(table) -> Hand:
     return Hand.objects.filter(match__table=table).order_by("-match__started_at", "-number").first()
 
 
-def rig_win_for_seat_zero(table) -> Hand:
-    """Seat 0 starts the hand holding a finished rack (it may finish at once)."""
+def rig_seat_zero_start(table, *, rack: str, indicator: str) -> Hand:
+    """Seat 0 starts the current hand holding ``rack`` (the other seats hold ``OTHERS``)."""
     hand = current_hand(table)
-    rig_hand(hand, racks=[WINNING, *OTHERS], indicator="S7", starting_seat=0)
+    rig_hand(hand, racks=[rack, *OTHERS], indicator=indicator, starting_seat=0)
     match = hand.match
     match.state = {**match.state, "next_starting_seat": 0}  # the match agrees who started this hand
     match.save(update_fields=["state"])
     hand.deadline = timezone.now() + timedelta(seconds=120)
     hand.save(update_fields=["deadline"])
     return hand
+
+
+def rig_win_for_seat_zero(table) -> Hand:
+    """Seat 0 starts the hand holding a finished rack (it may finish at once)."""
+    return rig_seat_zero_start(table, rack=WINNING, indicator="S7")
 
 
 def play_one_turn_for_the_clock(table) -> bool:
@@ -182,11 +187,4 @@ WITH_OKEY_AND_JOKER = "K1 K2 K4 M5 M6 M7 S8 J S9 S10 Y2 K2 M2 S2 Y13"
 def rig_okey_and_joker_for_seat_zero(table) -> Hand:
     """Seat 0 starts the hand with the okey and a false joker side by side in the rack; it may
     finish at once with the okey inside a run."""
-    hand = current_hand(table)
-    rig_hand(hand, racks=[WITH_OKEY_AND_JOKER, *OTHERS], indicator="S7", starting_seat=0)
-    match = hand.match
-    match.state = {**match.state, "next_starting_seat": 0}
-    match.save(update_fields=["state"])
-    hand.deadline = timezone.now() + timedelta(seconds=120)
-    hand.save(update_fields=["deadline"])
-    return hand
+    return rig_seat_zero_start(table, rack=WITH_OKEY_AND_JOKER, indicator="S7")

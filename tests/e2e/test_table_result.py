@@ -6,16 +6,19 @@ every size, with nothing cut off, and the winners always the server's record."""
 from __future__ import annotations
 
 import re
-from datetime import timedelta
 
 import pytest
-from django.utils import timezone
 from playwright.sync_api import expect
 
 from games.engine.rules import RuleSet
 from games.models import MatchPlayer
-from tests.e2e.table_helpers import OTHERS, VIEWPORTS, WINNING, current_hand, open_table, table_with_bots
-from tests.games.conftest import rig_hand
+from tests.e2e.table_helpers import (
+    VIEWPORTS,
+    WINNING,
+    open_table,
+    rig_seat_zero_start,
+    table_with_bots,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -24,14 +27,7 @@ HYPHEN_NUMBER = re.compile(r"(?<![\w-])-\d")
 
 def rig_show_and_win(table):
     """Seat 0 starts holding the indicator's twin (S9) and a finished rack: show, then finish."""
-    hand = current_hand(table)
-    rig_hand(hand, racks=[WINNING, *OTHERS], indicator="S9", starting_seat=0)
-    match = hand.match
-    match.state = {**match.state, "next_starting_seat": 0}
-    match.save(update_fields=["state"])
-    hand.deadline = timezone.now() + timedelta(seconds=120)
-    hand.save(update_fields=["deadline"])
-    return hand
+    return rig_seat_zero_start(table, rack=WINNING, indicator="S9")
 
 
 def show_and_finish(page):
