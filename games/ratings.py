@@ -25,23 +25,31 @@ def finishing_ranks(*, scoring: str, scores: list[int]) -> list[int] | None:
 
 
 def update_ratings(*, user_ids: list[int], salon_id: int, scoring: str, scores: list[int],
-                   match_id: int | None = None) -> None:
-    """Fold one match into the overall and the salon rating of each player (seat order)."""
-    ranks = finishing_ranks(scoring=scoring, scores=scores)
-    if ranks is None or len(set(user_ids)) < 2:
+                   match_id: int | None = None, team_of: list[int] | None = None) -> None:
+    """Fold one match into the overall and the salon rating of each player (seat order).
+
+    ``team_of``: per player, a team key (eşli: partners share one and are rated as one team, so
+    both share the result); None when everyone plays alone."""
+    keys = team_of if team_of is not None else list(range(len(user_ids)))
+    units = list(dict.fromkeys(keys))  # teams in order of first seat
+    members = [[index for index, key in enumerate(keys) if key == unit] for unit in units]
+    ranks = finishing_ranks(scoring=scoring, scores=[scores[group[0]] for group in members])
+    if ranks is None or len(set(user_ids)) < 2 or len(units) < 2:
         return
     for salon in (None, salon_id):
         rows = []
         for user_id in user_ids:
             row, _ = PlayerRating.objects.select_for_update().get_or_create(user_id=user_id, salon_id=salon)
             rows.append(row)
-        teams = [[_model.rating(mu=row.mu, sigma=row.sigma)] for row in rows]
+        teams = [[_model.rating(mu=rows[index].mu, sigma=rows[index].sigma) for index in group] for group in members]
         rated = _model.rate(teams, ranks=ranks)
-        for row, [rating], rank in zip(rows, rated, ranks, strict=True):
-            row.mu, row.sigma = rating.mu, rating.sigma
-            row.ordinal = rating.ordinal()
-            row.matches += 1
-            row.wins += rank == 1
+        for group, ratings_after, rank in zip(members, rated, ranks, strict=True):
+            for index, rating in zip(group, ratings_after, strict=True):
+                row = rows[index]
+                row.mu, row.sigma = rating.mu, rating.sigma
+                row.ordinal = rating.ordinal()
+                row.matches += 1
+                row.wins += rank == 1
         PlayerRating.objects.bulk_update(rows, ["mu", "sigma", "ordinal", "matches", "wins"])
         if salon is None and match_id is not None:
             # The overall rating's history, one point per match (the profile's chart).

@@ -536,7 +536,8 @@ def _record_hand(*, hand: Hand, state) -> None:
         salon_id = Table.objects.filter(pk=match.table_id).values_list("room__salon_id", flat=True).get()
         ratings.update_ratings(user_ids=[counted[seat].user_id for seat in sorted(counted)], salon_id=salon_id,
                                scoring=match_state.rules.scoring,
-                               scores=[match_state.scores[seat] for seat in sorted(counted)], match_id=match.pk)
+                               scores=[match_state.scores[seat] for seat in sorted(counted)], match_id=match.pk,
+                               team_of=[seat % 2 for seat in sorted(counted)] if match_state.rules.partners else None)
 
 
 def _count_moves(*, hand: Hand, players: dict[int, MatchPlayer]) -> dict[int, tuple[int, int]]:

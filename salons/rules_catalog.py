@@ -147,6 +147,17 @@ RULE_OPTIONS: dict[str, RuleOption] = {
         ),
         presets=frozenset({COUNTDOWN}),
     ),
+    "partners": RuleOption(
+        label=_("Eşli"),
+        description=_(
+            "Karşılıklı oturan iki oyuncu bir takımdır (1. ve 3. koltuk, 2. ve 4. koltuk) ve maç boyunca "
+            "tek bir puanı paylaşır. Biri eli bitirince rakip takımın puanı bitiş değeri kadar bir kez "
+            "değişir; gösterge de rakip takıma bir kez yazılır. Eşler birbirinin taşlarını görmez. "
+            "Yalnızca 4 kişilik masada, puanla oynanır."
+        ),
+        presets=frozenset({COUNTDOWN, PENALTY}),
+        interpretation=True,
+    ),
 }
 
 YES = _("Evet")
@@ -170,6 +181,10 @@ def option_applies(name: str, scoring: str) -> bool:
 def rule_error_message(error: RuleSetError) -> str:
     """The engine's refusal of a rule set in the user's language (the engine's text is English)."""
     option = RULE_OPTIONS.get(error.field or "")
+    if error.code == "partners_need_four":
+        return str(_("Eşli oyun yalnızca 4 kişilik masada oynanır."))
+    if error.code == "partners_no_chips":
+        return str(_("Eşli oyun çipli oynanmaz: geri sayım ya da ceza puanı seçin."))
     if error.code == "option_outside_preset" and option is not None:
         presets = ", ".join(str(PRESET_LABELS[preset]) for preset in PRESETS if preset in (option.presets or ()))
         return _("“%(option)s” yalnızca şu puanlamada oynanır: %(presets)s. Bu puanlamada kapatın.") % {
@@ -280,6 +295,10 @@ def plain_rules(rules: RuleSet | dict[str, Any], *, turn_seconds: int | None = N
         pgettext_lazy("finish", "Normal bitiş"), pgettext_lazy("finish", "Çiftten bitiş"),
         pgettext_lazy("finish", "Okey atarak bitiş")))
     lines = [str(_("%(players)d kişilik masa.") % {"players": rule_set.players})]
+    if rule_set.partners:
+        lines.append(str(_("Eşli: karşılıklı oturan iki oyuncu bir takımdır ve tek puanı paylaşır. Biri eli "
+                           "bitirince aşağıdaki değerler rakip takıma bir kez yazılır; takımın kazancı iki "
+                           "eşin de kazancıdır.")))
     if rule_set.scoring == COUNTDOWN:
         lines.append(str(_("Herkes %(start)d puanla başlar. Biri eli bitirince diğerlerinin puanı %(normal)d düşer; "
                            "çiftle bitirirse %(pairs)d, okey atarak bitirirse %(okey)d.")

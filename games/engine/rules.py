@@ -62,6 +62,9 @@ class RuleSet:
     indicator_binds_pair: bool = False
     # Çift okey atma (000): finish with one okey, play on, finish with the second for x4.
     double_okey: bool = False
+    # Eşli (RULES.md "Eşli"): partners sit opposite (seats 0+2 against 1+3) and keep one score per
+    # team. Four players; points presets only ("No chip stakes with eşli").
+    partners: bool = False
 
     def __post_init__(self) -> None:
         if self.scoring not in PRESETS:
@@ -85,6 +88,11 @@ class RuleSet:
                 if getattr(self, name):
                     raise RuleSetError(f"{name} is an option of the countdown preset only, not of {self.scoring}",
                                        code="option_outside_preset", field=name)
+        if self.partners and self.players != 4:
+            raise RuleSetError("partners (eşli) play at a table of 4", code="partners_need_four", field="partners")
+        if self.partners and self.scoring == CHIPS:
+            raise RuleSetError("partners (eşli) play for points, never for chips", code="partners_no_chips",
+                               field="partners")
         if self.scoring == CHIPS and self.max_jokers_per_set != 1:
             # Source 002 plays its chip preset with at most one joker per set, always.
             object.__setattr__(self, "max_jokers_per_set", 1)
@@ -123,3 +131,17 @@ class RuleSet:
     @property
     def tiles_per_player(self) -> int:
         return 14
+
+    @property
+    def teams(self) -> tuple[tuple[int, ...], ...] | None:
+        """Seats that share one score (eşli: partners opposite each other); None when all play alone."""
+        return PARTNER_TEAMS if self.partners else None
+
+
+#: Eşli: partners sit opposite each other (RULES.md), for the whole match.
+PARTNER_TEAMS: tuple[tuple[int, ...], ...] = ((0, 2), (1, 3))
+
+
+def partner_of(seat: int) -> int:
+    """The seat opposite (a partner in eşli)."""
+    return (seat + 2) % 4

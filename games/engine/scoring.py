@@ -75,10 +75,11 @@ class Scoring:
 def scoring_for(rules: RuleSet | str) -> Scoring:
     """The ``Scoring`` of a rule set (or of a preset's name)."""
     preset = rules if isinstance(rules, str) else rules.scoring
+    teams = None if isinstance(rules, str) else rules.teams
     if preset == COUNTDOWN:
-        return Scoring(preset=preset, higher_is_better=True)
+        return Scoring(preset=preset, higher_is_better=True, teams=teams)
     if preset == PENALTY:
-        return Scoring(preset=preset, higher_is_better=False)
+        return Scoring(preset=preset, higher_is_better=False, teams=teams)
     if preset == CHIPS:
         return Scoring(preset=preset, higher_is_better=True, ranked=False)
     raise ValueError(f"unknown scoring preset {preset!r}")
@@ -101,12 +102,21 @@ def most_a_hand_costs(rules: RuleSet) -> int:
     return rules.stake * 4
 
 
+def opponents(seat: int, rules: RuleSet, players: int) -> list[int]:
+    """The seats a finish or a shown indicator of ``seat`` costs: everyone else, or in eşli the
+    opposing team (both its members carry the team's one score, so each is charged once)."""
+    if rules.partners:
+        return [other for other in range(players) if other % 2 != seat % 2]
+    return [other for other in range(players) if other != seat]
+
+
 def indicator_deltas(seat: int, rules: RuleSet, players: int) -> list[int]:
     """What showing the indicator moves, per seat. Applied at once (live scores), recorded with the hand."""
+    charged = opponents(seat, rules, players)
     if rules.scoring == COUNTDOWN:
-        return [0 if other == seat else -1 for other in range(players)]
+        return [-1 if other in charged else 0 for other in range(players)]
     if rules.scoring == PENALTY:
-        return [0 if other == seat else 10 for other in range(players)]
+        return [10 if other in charged else 0 for other in range(players)]
     return [0] * players  # chips: the indicator is not scored (source 002)
 
 
@@ -141,6 +151,7 @@ def hand_score_deltas(
         return deltas
     if result.reason == PILE_OUT:
         if rules.scoring == PENALTY:
+            # Eşli: each team +10, and each member carries the team's score.
             deltas = [delta + 10 for delta in deltas]
         return deltas
     if result.reason == MATCH_OVER:
@@ -149,7 +160,7 @@ def hand_score_deltas(
     if finisher is None or finish is None:
         raise ValueError("a finished hand without its finisher")
     value = finish_value(finish, rules, double_okey=result.double_okey)
-    others = [seat for seat in range(players) if seat != finisher]
+    others = opponents(finisher, rules, players)
     if rules.scoring == COUNTDOWN:
         if rules.color_finish and finish.color == ORDERED_COLOR:
             for seat in others:
