@@ -26,9 +26,13 @@ def overdue(hand: Hand) -> None:
 
 
 def time_out_until_away(hand: Hand, seat: int) -> Hand:
-    """Run the clock (everyone's turns time out) until ``seat`` is away and it is their turn."""
-    for _ in range(40):
+    """Run the clock (everyone's turns time out) until ``seat`` is away and it is their turn. A bot
+    may finish the hand meanwhile: then the next hand is dealt and the clock runs on in it."""
+    for _ in range(80):
         hand.refresh_from_db()
+        if hand.status != Hand.Status.PLAYING:
+            hand = services.start_next_hand(match_id=hand.match_id)
+            assert hand is not None, "the match went on to its next hand"
         player = MatchPlayer.objects.get(match_id=hand.match_id, seat=seat)
         if player.away and hand.turn_seat == seat:
             return hand
