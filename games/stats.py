@@ -11,6 +11,7 @@ from typing import Any
 from django.db.models import F, Q
 
 from games.engine import hand as engine_hand
+from games.engine.rules import partner_of
 from games.engine.scoring import hand_score_deltas
 from games.models import Hand, Match, MatchPlayer, Move, PlayerRating, RatingPoint
 from games.ratings import display_rating
@@ -82,8 +83,8 @@ def player_record(user) -> dict[str, Any]:
     finishes = finishes_of(user)
     rating = PlayerRating.objects.filter(user=user, salon=None).first()
     points = list(RatingPoint.objects.filter(user=user).order_by("created_at", "pk").values_list("ordinal", flat=True))
-    recent = (finished.select_related("match", "match__table__room").order_by("-match__finished_at", "-pk")
-              [:RECENT_MATCHES])
+    recent = (finished.select_related("match", "match__table__room").prefetch_related("match__players__user")
+              .order_by("-match__finished_at", "-pk")[:RECENT_MATCHES])
     return {
         "hands_played": hands.count(),
         "hands_won": finishes.total,
@@ -95,9 +96,17 @@ def player_record(user) -> dict[str, Any]:
         "chart": rating_chart(points),
         "recent": [{"finished_at": seat.match.finished_at, "room": seat.match.table.room.name,
                     "won": seat.is_winner, "score": seat.score, "scoring": seat.match.rules.get("scoring"),
-                    "played_by_clock": seat.played_by_clock}
+                    "played_by_clock": seat.played_by_clock, "partner": partner_nickname(seat)}
                    for seat in recent],
     }
+
+
+def partner_nickname(seat: MatchPlayer) -> str | None:
+    """Eşli: the nickname of the player's partner in that match (they shared its result)."""
+    if not seat.match.rules.get("partners"):
+        return None
+    partner = partner_of(seat.seat)
+    return next((player.user.username for player in seat.match.players.all() if player.seat == partner), None)
 
 
 def hand_rows(*, user, viewer, limit: int = 50) -> list[dict[str, Any]]:

@@ -157,6 +157,13 @@ def table_strings() -> dict[str, str]:
         "you_won_hand": _("Kazandınız!"),
         "you_won_match": _("Maçı kazandınız!"),
         "match_won_by": _("Maçı %(names)s kazandı"),
+        # Eşli (partners): the partner's badge, the two team scores, the team's result.
+        "partner": _("Eşiniz"),
+        "team_us": _("Takımınız"),
+        "team_them": _("Rakip takım"),
+        "your_team_won_match": _("Takımınız maçı kazandı!"),
+        "match_won_by_team": _("Maçı %(names)s takımı kazandı"),
+        "partner_finished": _("Eşiniz %(name)s eli bitirdi!"),
         "match_no_winner": _("Maç bitti: kazanan yok"),
         "you_finished_how": _("Eli %(how)s bitirdiniz."),
         "they_finished_how": _("%(name)s eli %(how)s bitirdi."),

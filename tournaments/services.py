@@ -133,6 +133,9 @@ def _clean_settings(*, actor: Any, salon: Salon, fields: dict[str, Any]) -> dict
         raise TournamentError("bad_rules", _("Geçersiz kural seçimi: %(error)s") % {"error": error}) from None
     if rules.scoring == CHIPS:
         raise TournamentError("bad_rules", _("Turnuvalar çipli kurallarla oynanmaz; geri sayım ya da ceza puanı seçin."))
+    if rules.partners:
+        # Players enter a tournament alone; pairing partners across its rounds is not built.
+        raise TournamentError("bad_rules", _("Turnuvalar eşli oynanmaz: her oyuncu kendi adına girer."))
     clean["rules"] = rules.to_dict()
     numbers = {"turn_seconds": 20, "registration_minutes": 60, "min_players": 2, "max_players": 256,
                "buy_in": 0, "added_chips": 0, "duration_minutes": 30, "go_on": 1}

@@ -91,6 +91,8 @@ class MatchState:
             "over": is_over(self),
             "winners": winners(self),
             "prizes": prizes(self),
+            # Which way scores go and who plays together: the engine's word, so no page works it out.
+            "standing": standing(self.rules),
         }
 
 
@@ -209,6 +211,13 @@ def prizes(match: MatchState) -> list[int] | None:
     if match.rules.scoring != PENALTY or match.rules.prize_pool == 0 or not is_over(match):
         return None
     return split_prize_pool(match.rules.prize_pool, match.scores, match.rules.hands_per_match)
+
+
+def standing(rules: RuleSet) -> dict[str, Any]:
+    """What a page needs to order scores: the better direction and the teams (eşli), if any."""
+    scoring = scoring_for(rules)
+    return {"higher_is_better": scoring.higher_is_better,
+            "teams": [list(team) for team in scoring.teams] if scoring.teams else None}
 
 
 def end_match(match: MatchState, *, reason: str) -> MatchState:

@@ -344,6 +344,11 @@
   function discardBox(seat) { return root.querySelector(`.discard[data-rel="${relSeat(seat)}"]`); }
   function playerOf(seat) { return (frame.players || []).find((p) => p.seat === seat) || {}; }
   function playerName(seat) { return playerOf(seat).nickname || "?"; }
+  // Eşli: the teams the engine names (seats that share one score), or null when all play alone.
+  function teams() { return (frame.match && frame.match.standing && frame.match.standing.teams) || null; }
+  function teamOf(seat) { const all = teams(); return all ? all.findIndex((t) => t.includes(seat)) : -1; }
+  function teamName(team) { return teams()[team].map(playerName).join(" & "); }
+  function higherIsBetter() { return !!(frame.match && frame.match.standing && frame.match.standing.higher_is_better); }
   function amLeft() { const s = mySeat(); return s !== null && !!playerOf(s).left && frame.match && frame.match.status === "running"; }
   // Away (three turns in a row ran out): the clock plays my turns after a second until I move or
   // press "Buradayım" (services.i_am_back).
@@ -437,6 +442,16 @@
     }
     const info = [];
     if (hand) info.push(fmt(T.hand_number, { n: hand.number + 1 }));
+    if (hand && teams()) {
+      // Eşli: one score per team, ours first (a watcher reads the teams by name).
+      const scores = (frame.match.live_scores || frame.match.scores) || [];
+      const mine = teamOf(hand.seat);
+      const order = mine === 1 ? [1, 0] : [0, 1];
+      for (const team of order) {
+        const label = mine < 0 ? teamName(team) : (team === mine ? T.team_us : T.team_them);
+        info.push(`${label} ${num(scores[teams()[team][0]])}`);
+      }
+    }
     $("hand-info").textContent = info.join(" · ");
     $("hand-info").title = hand && hand.commitment ? `${T.commitment_title} ${hand.commitment}` : "";
     renderPlayers();
@@ -475,6 +490,12 @@
       box.append(avatar(player.nickname || "?", !!player.bot), nameButton(player.nickname || "?", !!player.bot));
       const badges = document.createElement("span");
       badges.className = "badges";
+      const team = teamOf(seat);
+      box.classList.toggle("team-a", team === 0);
+      box.classList.toggle("team-b", team === 1);
+      if (team >= 0 && hand.seat !== null && hand.seat !== undefined && seat !== hand.seat && team === teamOf(hand.seat)) {
+        badges.append(badge(T.partner, "partner"));
+      }
       if (player.bot) badges.append(badge(T.bot, "bot"));
       if (player.left) badges.append(badge(T.left_bot, "left"));
       else if (player.away) badges.append(badge(T.away, "away"));
@@ -966,10 +987,12 @@
     const finished = result.reason === "finished" || !!result.finish;
     let title;
     if (match.over) {
-      if (mine !== null && winners.includes(mine)) title = T.you_won_match;
+      if (mine !== null && winners.includes(mine)) title = teams() ? T.your_team_won_match : T.you_won_match;
+      else if (winners.length && teams()) title = fmt(T.match_won_by_team, { names: teamName(teamOf(winners[0])) });
       else if (winners.length) title = fmt(T.match_won_by, { names: winners.map(playerName).join(", ") });
       else title = T.match_no_winner;
     } else if (finished && mine !== null && result.finisher === mine) title = T.you_won_hand;
+    else if (finished && mine !== null && teams() && teamOf(result.finisher) === teamOf(mine)) title = fmt(T.partner_finished, { name: playerName(result.finisher) });
     else title = finished ? fmt(T.finished_by, { name: playerName(result.finisher) }) : T.hand_over;
     $("result-title").textContent = title;
     dialog.classList.toggle("won", (match.over ? winners.includes(mine) : finished && result.finisher === mine) && mine !== null);
@@ -1010,28 +1033,34 @@
     const entry = (match.history || []).find((h) => h.hand === hand.number);
     const outcome = match.outcome && match.outcome.hand === hand.number ? match.outcome : null;
     const chips = match.rules && match.rules.scoring === "chips";
-    const penalty = match.rules && match.rules.scoring === "penalty";
     const table = el("table", "result-table");
     const head = el("tr");
     head.append(el("th", "", T.player), el("th", "num", T.change), el("th", "num", T.total));
     table.append(head);
-    const seatsInOrder = [...Array(hand.players).keys()];
+    // Eşli: one row per team (its first seat speaks for it: partners share one score).
+    const seatsInOrder = teams() ? teams().map((team) => team[0]) : [...Array(hand.players).keys()];
     if (match.over) seatsInOrder.sort((a, b) => standing(b) - standing(a));
     function standing(seat) {
       const score = (entry ? entry.scores : match.scores || [])[seat] || 0;
-      return (winners.includes(seat) ? 1e6 : 0) + (penalty ? -score : score);
+      return (winners.includes(seat) ? 1e6 : 0) + (higherIsBetter() ? score : -score);
     }
     for (const seat of seatsInOrder) {
       const row = el("tr");
       row.dataset.seat = String(seat);
       if (winners.includes(seat)) row.classList.add("winner");
-      if (seat === mine) row.classList.add("me");
+      const team = teamOf(seat);
+      if (seat === mine || (team >= 0 && team === teamOf(mine))) row.classList.add("me");
+      if (team >= 0) row.dataset.team = String(team);
       const about = outcome ? outcome.seats[seat] || {} : {};
       const nameCell = el("td", "who");
-      nameCell.append(el("span", "name", playerName(seat)));
-      if (about.rating) {
-        const moved = about.rating.after - about.rating.before;
-        const line = el("small", "rating", `${fmt(T.rating_change, { before: about.rating.before, after: about.rating.after })}\u00a0(${signed(moved)})`);
+      nameCell.append(el("span", "name", team >= 0 ? teamName(team) : playerName(seat)));
+      // Ratings: each member's own (partners are rated as one team, but each keeps a rating).
+      for (const member of team >= 0 ? teams()[team] : [seat]) {
+        const rating = outcome && outcome.seats[member] ? outcome.seats[member].rating : null;
+        if (!rating) continue;
+        const moved = rating.after - rating.before;
+        const text = `${fmt(T.rating_change, { before: rating.before, after: rating.after })}\u00a0(${signed(moved)})`;
+        const line = el("small", "rating", team >= 0 ? `${playerName(member)}: ${text}` : text);
         if (moved) line.classList.add(moved > 0 ? "up" : "down");
         nameCell.append(line);
       }
@@ -1043,7 +1072,7 @@
         const paid = chips && outcome ? (about.chips === null || about.chips === undefined ? 0 : about.chips) : delta;
         deltaCell.append(el("b", "", chips ? fmt(T.chips_won, { n: signed(paid) }) : (delta ? signed(delta) : "0")));
         const moved = chips ? paid : delta;
-        const good = penalty ? moved < 0 : moved > 0;
+        const good = higherIsBetter() ? moved > 0 : moved < 0;
         if (moved) deltaCell.classList.add(good ? "up" : "down");
         const parts = about.parts || [];
         const why = el("small", "parts", parts.length

@@ -45,6 +45,7 @@ def test_only_site_admins_and_that_salons_staff_create(salon):
     ({"format": "swiss"}, "bad_format"),
     ({"rules": {"scoring": "chips"}}, "bad_rules"),
     ({"rules": {"nonsense": 1}}, "bad_rules"),
+    ({"rules": {"partners": True}}, "bad_rules"),
     ({"min_players": 1}, "bad_players"),
     ({"min_players": 10, "max_players": 8}, "bad_players"),
     ({"turn_seconds": 3}, "bad_turn_seconds"),
