@@ -17,7 +17,7 @@ from django.db.models.functions import Lower
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext_lazy as _
 
-from .validators import NICKNAME_KEY_MAX_LENGTH, NICKNAME_MAX_LENGTH, nickname_key, validate_nickname_format
+from .nicknames import NICKNAME_KEY_MAX_LENGTH, NICKNAME_MAX_LENGTH, nickname_key, validate_nickname_format
 
 
 def starting_chips() -> int:

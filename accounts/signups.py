@@ -31,7 +31,7 @@ from django.db.models.deletion import Collector, ProtectedError, RestrictedError
 from django.utils import timezone
 
 from .models import ChipTransaction, User
-from .validators import nickname_key
+from .nicknames import nickname_key
 
 log = logging.getLogger(__name__)
 

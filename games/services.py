@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from accounts.errors import ServiceError
 from accounts.services import change_chips, hold_chips, record_game_result, release_holds
-from games import bot_players, events, ratings, scheduling, selectors
+from games import bot_players, events, ratings, scheduling, selectors, signals
 from games.engine import fairness, game_types
 from games.engine import hand as engine_hand
 from games.engine import match as engine_match
@@ -515,10 +515,8 @@ def _record_hand(*, hand: Hand, state) -> None:
     match.save(update_fields=["state", "status", "finished_at"])
     # Tournaments score their tables here, in the same transaction (a no-op for other matches),
     # and name a tournament table's winners themselves: who goes on, the champion (never a bot).
-    from tournaments.services import hand_recorded
-
-    named = hand_recorded(match=match, match_state=match_state, not_present=left | absent,
-                          clock_played={seat for seat, (own, clock) in hand_moves.items() if clock > own})
+    named = signals.named_winners(match=match, match_state=match_state, not_present=left | absent,
+                                  clock_played={seat for seat, (own, clock) in hand_moves.items() if clock > own})
     if named is not None:
         winners = set(named)
     if over or named is not None:
@@ -1026,9 +1024,7 @@ def _pay_stake_for_leaving(*, user, stake: int, match: Match, others: list[int])
 
 
 def _is_tournament_table(table_id: int) -> bool:
-    from tournaments.models import TournamentTable
-
-    return TournamentTable.objects.filter(table_id=table_id).exists()
+    return signals.run_elsewhere(table_id)
 
 
 def _left_seats(match: Match) -> set[int]:

@@ -20,7 +20,7 @@ from accounts.errors import ServiceError
 from accounts.models import User
 from salons.models import Room, RoomRemoval, Salon, SalonStaff
 
-from .chatfilter import FilterResult, FilterRules, filter_message
+from .chatfilter import FilterResult, FilterRules, compiled, filter_message
 from .chatfilter import WatchedWord as FilterWord
 from .models import AllowedWord, FilteredLine, ModerationLog, Report, Sanction, WatchedWord
 
@@ -236,7 +236,7 @@ def current_rules() -> FilterRules:
         cache.set(_RULES_KEY, signature, 300)
     if _compiled is None or _compiled[0] != signature:
         rules = rules_from_db()
-        _ = rules.compiled
+        compiled(rules)
         _compiled = (signature, rules)
     return _compiled[1]
 

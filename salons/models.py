@@ -22,6 +22,9 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine.rules import RuleSet
 
+# The hidden salon of every practice room (``salons.practice`` makes it): never listed anywhere.
+PRACTICE_SALON_SLUG = "_pratik"
+
 TURN_SECONDS_MIN = 10
 TURN_SECONDS_MAX = 60
 TURN_SECONDS_DEFAULT = 20
@@ -67,8 +70,6 @@ class Salon(models.Model):
     @property
     def is_practice(self) -> bool:
         """The hidden salon of practice rooms (``salons.practice``): never named on a page."""
-        from .practice import PRACTICE_SALON_SLUG
-
         return self.slug == PRACTICE_SALON_SLUG
 
     @property

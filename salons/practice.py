@@ -8,9 +8,8 @@ from __future__ import annotations
 from django.db.models import Q
 from django.dispatch import Signal
 
-from .models import Salon
+from .models import PRACTICE_SALON_SLUG, Salon
 
-PRACTICE_SALON_SLUG = "_pratik"
 PRACTICE_SALON_NAME = "_pratik (gizli)"
 
 # Sent inside ``take_seat``'s transaction once ``user`` has a seat at a real table: their practice

@@ -11,6 +11,8 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         from games.apps import serving_in_this_process
 
+        from . import receivers  # noqa: F401 (connects the games app's signals)
+
         if settings.CELERY_INPROCESS_WORKER and serving_in_this_process():
             # Embedded mode (no celery beat): what the beat schedule does on a real deployment.
             threading.Thread(target=run_sweep, args=(threading.Event(),), name="okey-tournaments", daemon=True).start()

@@ -14,9 +14,10 @@ once per rules object (cached on it), so callers should keep the object while th
 change.
 """
 
-from .engine import CompiledRules, default_rules, filter_message
+from .engine import CompiledRules, compiled, default_rules, filter_message
 from .lexicon import ALLOW_EXACT, ALLOW_LIST, HAND_INSULTS, POLITICS, terlik_dictionary
-from .models import (
+from .normalize import fold, normalize_term, strip_invisible
+from .values import (
     ACTION_RANK,
     CATEGORIES,
     DEFAULT_ACTIONS,
@@ -29,9 +30,9 @@ from .models import (
     WatchedWord,
     strictest,
 )
-from .normalize import fold, normalize_term, strip_invisible
 
 __all__ = [
+    "compiled",
     "ACTION_RANK",
     "ALLOW_EXACT",
     "ALLOW_LIST",

@@ -34,7 +34,6 @@ from .lexicon import (
     Subject,
     terlik_dictionary,
 )
-from .models import ACTION_RANK, FilterResult, FilterRules, Match, strictest
 from .normalize import (
     LEET_TABLE,
     Folded,
@@ -47,6 +46,7 @@ from .normalize import (
     squeeze_with_positions,
     tr_lower,
 )
+from .values import ACTION_RANK, FilterResult, FilterRules, Match, strictest
 from .words import Entry, Spec, WordIndex, suffix_chain_ok
 
 _PIECE_RE = re.compile(r"(?:[^\W_]|[@$!€])+")
@@ -605,14 +605,24 @@ class CompiledRules:
         return "".join(out)
 
 
+def compiled(rules: FilterRules) -> CompiledRules:
+    """The lookup tables of a rules object, built once per object (the expensive part) and kept on
+    it: rules are immutable, so their tables never go stale."""
+    tables = rules.__dict__.get("_compiled")
+    if tables is None:
+        tables = CompiledRules(rules)
+        object.__setattr__(rules, "_compiled", tables)
+    return tables
+
+
 @lru_cache(maxsize=1)
 def default_rules() -> FilterRules:
     """The built-in lists with the salon's default actions (one shared, pre-compiled instance)."""
     rules = FilterRules()
-    _ = rules.compiled
+    compiled(rules)
     return rules
 
 
 def filter_message(text: str, *, rules: FilterRules | None = None) -> FilterResult:
     """Decide what happens to one chat message. Never raises on any ``str`` input."""
-    return (rules or default_rules()).compiled.run(text)
+    return compiled(rules or default_rules()).run(text)

@@ -54,9 +54,10 @@ def import_graph() -> dict[str, set[str]]:
     return {name: imported_by(name, path, modules) for name, path in modules.items()}
 
 
-def find_cycle(graph: dict[str, set[str]], within: str) -> list[str] | None:
-    """One import cycle among the modules named ``within``…, as a path, or None."""
-    nodes = {name for name in graph if name == within or name.startswith(within + ".")}
+def find_cycle(graph: dict[str, set[str]], within: str, *, across: bool = False) -> list[str] | None:
+    """One import cycle among the modules named ``within``… (``across``: one that starts there and
+    may run through every module of the project), as a path, or None."""
+    nodes = set(graph) if across else {name for name in graph if name == within or name.startswith(within + ".")}
     state: dict[str, int] = {}  # 1 = on the current path, 2 = done
     path: list[str] = []
 
@@ -88,10 +89,28 @@ def reachable(graph: dict[str, set[str]], start: str) -> set[str]:
     return seen
 
 
-@pytest.mark.parametrize("within", ["games.engine", "games"])
-def test_there_is_no_import_cycle(within):
+@pytest.mark.parametrize("within", ["games.engine", *APPS])
+def test_there_is_no_import_cycle_inside_an_app(within):
     cycle = find_cycle(import_graph(), within)
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+def test_there_is_no_import_cycle_across_the_apps():
+    """Every project module at once (issue 20): tournaments use games and never the other way;
+    games tell the apps above them through signals (``games.signals``)."""
+    graph = import_graph()
+    cycle = next((found for app in APPS if (found := find_cycle(graph, app, across=True))), None)
+    assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+def test_the_games_app_never_imports_tournaments_below_its_pages():
+    """Play, scoring and the clock know nothing of tournaments. The table page alone (a view, the
+    top of the house) reads whether its room is a tournament's, to link back to it."""
+    graph = import_graph()
+    leaks = sorted(f"{name} -> {target}" for name, targets in graph.items()
+                   if name.startswith("games") and name != "games.views"
+                   for target in targets if target.startswith("tournaments"))
+    assert not leaks, leaks
 
 
 def test_the_engine_layers_import_only_downwards():

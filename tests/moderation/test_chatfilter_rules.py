@@ -9,6 +9,7 @@ from moderation.chatfilter import (
     DEFAULT_ACTIONS,
     FilterRules,
     WatchedWord,
+    compiled,
     default_rules,
     filter_message,
     terlik_dictionary,
@@ -18,7 +19,7 @@ from moderation.chatfilter import (
 def test_default_rules_are_shared_and_compiled_once() -> None:
     rules = default_rules()
     assert rules is default_rules()
-    assert rules.compiled is rules.compiled
+    assert compiled(rules) is compiled(rules)
     assert dict(rules.default_actions) == {"insult": "censor", "politics": "hold", "advertising": "block",
                                             "custom": "censor"}
     assert filter_message("salak", rules=rules).action == filter_message("salak").action

@@ -8,12 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Literal
-
-if TYPE_CHECKING:  # pragma: no cover - import cycle only for type checkers
-    from .engine import CompiledRules
+from typing import Any, Literal
 
 Action = Literal["allow", "censor", "hold", "block", "flag"]
 Category = Literal["insult", "politics", "advertising", "custom"]
@@ -126,13 +122,6 @@ class FilterRules:
         for name in ("severe_insult_action", "weak_advertising_action"):
             if getattr(self, name) not in RULE_ACTIONS:
                 raise ValueError(f"{name} must be one of {RULE_ACTIONS}")
-
-    @cached_property
-    def compiled(self) -> CompiledRules:
-        """Build the lookup tables once per rules object (the expensive part)."""
-        from .engine import CompiledRules
-
-        return CompiledRules(self)
 
     def with_words(self, *words: WatchedWord | tuple | str, allow: Iterable[str] = ()) -> FilterRules:
         """Return a copy with more watched words / allow-list entries (rules are immutable)."""
