@@ -30,6 +30,7 @@ from games.engine.rules import CHIPS, RuleSet
 from games.engine.scoring import most_a_hand_costs
 from games.errors import GameError
 from games.models import Hand, Match, MatchPlayer, Move, PracticeTable, ReadyMark
+from moderation.outgoing import site_ban_committed
 from salons import services as salon_services
 from salons.models import Room, Seat, Table
 from salons.practice import practice_room_q, practice_salon, real_seat_taken
@@ -805,6 +806,13 @@ def _close(practice: PracticeTable, *, abandon: bool = True) -> None:
     Room.objects.filter(tables__pk=practice.table_id).update(status=Room.Status.CLOSED, closed_at=now)
     PracticeTable.objects.filter(pk=practice.pk).update(closed_at=now)
     practice.closed_at = now
+
+
+@signal_receiver(site_ban_committed, dispatch_uid="games.services.hand_over_on_site_ban")
+def _hand_over_when_banned(sender, user_id: int, **kwargs) -> None:
+    user = get_user_model().objects.filter(pk=user_id).first()
+    if user is not None:
+        hand_over_to_autoplay(user=user)
 
 
 @signal_receiver(real_seat_taken, dispatch_uid="games.services.leave_practice_on_real_seat")

@@ -38,7 +38,7 @@ from accounts.models import User
 from salons import events
 from salons.models import ChatMessage, Room, RoomPresence, Salon, SalonStaff, Seat, Table
 
-from . import selectors
+from . import outgoing, selectors
 
 # The chat screening steps live in ``moderation.chat`` (salons call it directly, so the two apps'
 # services never import each other); they stay importable from here for staff code.
@@ -671,16 +671,12 @@ def _enforce(sanction: Sanction) -> None:
 
 
 def _hand_over_games(user_id: int) -> None:
-    """After the ban commits: the banned player's running games go on with the server playing for them."""
-    from games.services import hand_over_to_autoplay
-
-    user = User.objects.filter(pk=user_id).first()
-    if user is None:
-        return
-    try:
-        hand_over_to_autoplay(user=user)
-    except Exception:  # the ban stands even if a game could not be handed over; the sweep retries turns
-        logger.exception("could not hand the games of user %s to auto-play", user_id)
+    """After the ban commits: the banned player's running games go on with the server playing for
+    them (the games app listens: ``outgoing.site_ban_committed``)."""
+    # The ban stands even if a game could not be handed over; the sweep retries turns.
+    for _receiver, response in outgoing.site_ban_committed.send_robust(sender=Sanction, user_id=user_id):
+        if isinstance(response, Exception):
+            logger.error("could not hand the games of user %s to auto-play", user_id, exc_info=response)
 
 
 @staff_service
