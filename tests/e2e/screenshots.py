@@ -32,8 +32,12 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 OUT = pathlib.Path(__file__).resolve().parents[2] / "screenshots"
 
-# Issue 19's result moments and the away player's "Buradayım" (their own module, run from here).
-from tests.e2e.screenshots_moments import test_away_player_screenshots, test_result_moment_screenshots  # noqa: E402, F401
+# Issue 19's result moments, the away player's "Buradayım" and eşli (their own module, run from here).
+from tests.e2e.screenshots_moments import (  # noqa: E402, F401
+    test_away_player_screenshots,
+    test_partners_screenshots,
+    test_result_moment_screenshots,
+)
 
 
 def shot(page, name: str, *, full_page: bool = False) -> None:
