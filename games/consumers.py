@@ -361,10 +361,9 @@ def state_frame_for(user, table_id: int, *, after: tuple[int | None, int] | None
 
 def seat_rows(table_id: int) -> list[dict[str, Any]]:
     """Who sits where: position, user id, nickname and bot flag (no other field of the user)."""
-    from salons.models import Seat
+    from salons import seating
 
-    return list(Seat.objects.filter(table_id=table_id).order_by("position")
-                .values("position", "user_id", "user__username", "user__is_bot", "taken_at"))
+    return seating.seat_rows(table_id)
 
 
 def pre_game_info(table, user, *, rows: list[dict[str, Any]]) -> dict[str, Any]:

@@ -31,8 +31,9 @@ from games.engine.scoring import most_a_hand_costs
 from games.errors import GameError
 from games.models import Hand, Match, MatchPlayer, Move, PracticeTable, ReadyMark
 from moderation.outgoing import site_ban_committed
+from salons import seating
 from salons import services as salon_services
-from salons.models import Room, Seat, Table
+from salons.models import Seat, Table
 from salons.practice import practice_room_q, practice_salon, real_seat_taken
 
 log = logging.getLogger(__name__)
@@ -116,13 +117,13 @@ def mark_ready(*, user, table_id: int) -> Match | None:
     """A seated player is ready; when every seat is taken and ready, the match starts."""
     with transaction.atomic():
         table = _lock_table(table_id)
-        if not Seat.objects.filter(table=table, user=user).exists():
+        if not seating.is_seated(table_id=table.pk, user=user):
             raise GameError("not_seated", _("Önce bir sandalyeye oturun."))
         if table.status == Table.Status.PLAYING:
             raise GameError("already_playing", _("Bu masada oyun zaten sürüyor."))
         ReadyMark.objects.get_or_create(table=table, user=user)
         _lock_chip_players(table)
-        seats = list(Seat.objects.filter(table=table).order_by("position"))
+        seats = seating.seats_at(table.pk)
         players = RuleSet.from_stored(table.room.rules).players
         seated = [seat.user_id for seat in seats if seat.user_id]
         ready = set(ReadyMark.objects.filter(table=table).values_list("user_id", flat=True))
@@ -149,7 +150,7 @@ def start_match(*, user, table_id: int, with_bots: bool = False) -> Match:
         if with_bots:
             _refuse_too_many_bot_matches(table)
         _lock_chip_players(table)
-        seats = list(Seat.objects.select_for_update().filter(table=table).order_by("position"))
+        seats = seating.seats_at(table.pk, lock=True)
         players = RuleSet.from_stored(table.room.rules).players
         seated = sum(1 for seat in seats if seat.user_id)
         if seated != players and not (with_bots and seated):
@@ -182,7 +183,7 @@ def _lock_chip_players(table: Table) -> None:
     locking the seats first here could deadlock with one of them sitting down elsewhere."""
     if table.room.rules.get("scoring") != CHIPS:
         return
-    people = Seat.objects.filter(table=table, user__isnull=False, user__is_bot=False).values_list("user_id", flat=True)
+    people = seating.seated_user_ids(table.pk, people_only=True)
     list(get_user_model().objects.select_for_update().filter(pk__in=list(people)).order_by("pk")
          .values_list("pk", flat=True))
 
@@ -214,7 +215,7 @@ def _start_match(*, table: Table, seats: list[Seat], seed: str | None = None) ->
         if seat.user_id
     )
     ReadyMark.objects.filter(table=table).delete()
-    Table.objects.filter(pk=table.pk).update(status=Table.Status.PLAYING)
+    seating.set_table_playing(table_id=table.pk, playing=True)
     _deal_hand(match=match, match_state=match_state)
     return match
 
@@ -511,7 +512,7 @@ def _record_hand(*, hand: Hand, state) -> None:
         winners = set(engine_match.winners(match_state)) - left - absent
         match.status = Match.Status.FINISHED
         match.finished_at = timezone.now()
-        Table.objects.filter(pk=match.table_id).update(status=Table.Status.WAITING)
+        seating.set_table_playing(table_id=match.table_id, playing=False)
     MatchPlayer.objects.bulk_update(players.values(), ["score", "own_moves", "clock_moves"])
     match.save(update_fields=["state", "status", "finished_at"])
     # Tournaments score their tables here, in the same transaction (a no-op for other matches),
@@ -615,7 +616,7 @@ def start_next_hand(*, match_id: int) -> Hand | None:
             match.status = Match.Status.FINISHED
             match.finished_at = timezone.now()
             match.save(update_fields=["state", "status", "finished_at"])
-            Table.objects.filter(pk=match.table_id).update(status=Table.Status.WAITING)
+            seating.set_table_playing(table_id=match.table_id, playing=False)
             table_id = match.table_id
             transaction.on_commit(lambda: events.publish_match_abandoned(table_id, "not_enough_chips"))
             return None
@@ -635,7 +636,7 @@ def fill_with_bots(*, table_id: int) -> Match | None:
         except GameError:
             return None
         _lock_chip_players(table)
-        seats = list(Seat.objects.select_for_update().filter(table=table).order_by("position"))
+        seats = seating.seats_at(table.pk, lock=True)
         empty = [seat for seat in seats if seat.user_id is None]
         if not empty or len(empty) == len(seats):
             return None
@@ -647,12 +648,9 @@ def fill_with_bots(*, table_id: int) -> Match | None:
 
 def _seat_bots(seats: list[Seat]) -> None:
     """Bots in the empty ones of these (locked) seats, each bot once and none already seated."""
-    empty = [seat for seat in seats if seat.user_id is None]
+    empty = sum(1 for seat in seats if seat.user_id is None)
     taken = {seat.user_id for seat in seats if seat.user_id}
-    for seat, bot in zip(empty, bot_players.bot_users(len(empty), exclude=taken), strict=True):
-        seat.user = bot
-        seat.taken_at = timezone.now()
-        seat.save(update_fields=["user", "taken_at"])
+    seating.seat_bots(seats=seats, bots=bot_players.bot_users(empty, exclude=taken))
 
 
 def hand_over_to_autoplay(*, user) -> int:
@@ -687,7 +685,7 @@ def abandon_match(*, table_id: int, reason: str) -> None:
         match.status = Match.Status.ABANDONED
         match.finished_at = timezone.now()
         match.save(update_fields=["status", "finished_at"])
-        Table.objects.filter(pk=table.pk).update(status=Table.Status.WAITING)
+        seating.set_table_playing(table_id=table.pk, playing=False)
         transaction.on_commit(lambda: events.publish_match_abandoned(table.id, reason))
 
 
@@ -743,8 +741,8 @@ def start_practice(*, user, level: str = PracticeTable.Level.NORMAL) -> Table:
             if Match.objects.filter(table_id=current.table_id, status=Match.Status.RUNNING).exists():
                 return current.table
             _close(current)  # its match ended without closing it: start afresh
-        real = Seat.objects.filter(user=user).exclude(practice_room_q("table__room__"))
-        if real.filter(table__status=Table.Status.PLAYING).exists():
+        real = seating.seats_elsewhere(user=user, real_only=True)
+        if any(seat.table.status == Table.Status.PLAYING for seat in real):
             raise GameError("already_playing",
                             _("Başka bir masada oyununuz sürüyor; pratik için önce o maçın bitmesini bekleyin."))
         since = timezone.now() - PRACTICE_WINDOW
@@ -752,26 +750,18 @@ def start_practice(*, user, level: str = PracticeTable.Level.NORMAL) -> Table:
             raise GameError("too_many_practice_tables",
                             _("Bir saatte en çok %(max)d yeni pratik masası açabilirsiniz; biraz sonra yeniden deneyin.")
                             % {"max": PRACTICE_PER_HOUR})
-        if real.exists():
+        if real:
             # One table at a time: a seat waiting at a real table is given up, as take_seat does.
-            from salons.services import release_seats
-
-            release_seats(user=user)
+            salon_services.release_seats(user=user)
         rules = RuleSet()
-        room = Room(salon=salon, owner=user, name=_("Pratik masası"), rules=rules.to_dict(), is_private=True)
-        room.set_password("")
-        room.save()
-        table = Table.objects.create(room=room, number=1)
+        bots = bot_players.bot_users(rules.players - 1, exclude={user.pk})
+        table, seats = seating.open_private_table(salon=salon, owner=user, name=_("Pratik masası"),
+                                                  rules=rules.to_dict(), people=[user, *bots])
         try:
             with transaction.atomic():
                 PracticeTable.objects.create(user=user, table=table, level=level)
         except IntegrityError:
             raise GameError("practice_open", _("Pratik masanız zaten açık.")) from None
-        bots = bot_players.bot_users(rules.players - 1, exclude={user.pk})
-        now = timezone.now()
-        seats = [Seat.objects.create(table=table, position=0, user=user, taken_at=now)]
-        seats += [Seat.objects.create(table=table, position=position, user=bot, taken_at=now)
-                  for position, bot in enumerate(bots, start=1)]
         _start_match(table=table, seats=seats)
         return table
 
@@ -802,8 +792,7 @@ def _close(practice: PracticeTable, *, abandon: bool = True) -> None:
     if abandon:
         abandon_match(table_id=practice.table_id, reason="practice_left")
     now = timezone.now()
-    Seat.objects.filter(table_id=practice.table_id).update(user=None, taken_at=None)
-    Room.objects.filter(tables__pk=practice.table_id).update(status=Room.Status.CLOSED, closed_at=now)
+    seating.close_table_and_room(table_id=practice.table_id)
     PracticeTable.objects.filter(pk=practice.pk).update(closed_at=now)
     practice.closed_at = now
 
@@ -848,7 +837,7 @@ def leave_running_match(*, user, table_id: int) -> Outcome:
         player = _player_of(players, user)
         if player.left:
             raise GameError("already_left", _("Bu maçtan zaten kalktınız."))
-        Seat.objects.filter(table=table, user=user).update(user=None, taken_at=None)
+        seating.vacate_seat(table_id=table.pk, user=user)
         MatchPlayer.objects.filter(pk=player.pk).update(away=True, timeouts_in_row=AWAY_AFTER_TIMEOUTS)
         rules = RuleSet.from_dict(match.rules)
         if rules.scoring == CHIPS:
@@ -878,14 +867,10 @@ def return_to_match(*, user, table_id: int) -> Outcome:
         player = _player_of(players, user)
         if not player.left:
             raise GameError("not_left", _("Zaten masadasınız."))
-        elsewhere = Seat.objects.select_for_update().filter(user=user).exclude(table=table)
-        if elsewhere.filter(table__status=Table.Status.PLAYING).exists():
+        others = seating.seats_elsewhere(user=user, table_id=table.pk, lock=True)
+        if any(seat.table.status == Table.Status.PLAYING for seat in others):
             raise GameError("already_playing", _("Başka bir masada oyununuz sürüyor."))
-        others = list(elsewhere.select_related("table"))
-        Seat.objects.filter(pk__in=[seat.pk for seat in others]).update(user=None, taken_at=None)
-        taken = Seat.objects.filter(table=table, position=player.seat, user__isnull=True).update(
-            user=user, taken_at=timezone.now())
-        if taken != 1:
+        if not seating.move_to_seat(user=user, table_id=table.pk, position=player.seat, giving_up=others):
             raise GameError("seat_taken", _("Bu koltuk dolu."))
         MatchPlayer.objects.filter(pk=player.pk).update(away=False, timeouts_in_row=0)
         if hand.status == Hand.Status.PLAYING and hand.turn_seat == player.seat:
@@ -921,8 +906,7 @@ def take_over_seat(*, user, table_id: int, position: int) -> Outcome:
         balance = get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("chips", flat=True).get()
         # One table at a time, as take_seat has it: a seat at another waiting table is given up, a
         # match in play elsewhere refuses; a practice table closes below.
-        elsewhere = list(Seat.objects.select_for_update().filter(user=user).exclude(table=table)
-                         .exclude(practice_room_q("table__room__")).select_related("table"))
+        elsewhere = seating.seats_elsewhere(user=user, table_id=table.pk, real_only=True, lock=True)
         if any(seat.table.status == Table.Status.PLAYING for seat in elsewhere):
             raise GameError("already_playing", _("Başka bir masada oyununuz sürüyor."))
         # At a chip table she must cover the most a hand can cost, as anyone sitting down (and
@@ -931,10 +915,7 @@ def take_over_seat(*, user, table_id: int, position: int) -> Outcome:
         if cover and balance < cover:
             raise GameError("not_enough_chips", _("Bu masaya oturmak için en az %(stake)d çip gerekli.")
                             % {"stake": cover})
-        Seat.objects.filter(pk__in=[seat.pk for seat in elsewhere]).update(user=None, taken_at=None)
-        taken = Seat.objects.filter(table=table, position=position, user__isnull=True).update(
-            user=user, taken_at=timezone.now())
-        if taken != 1:
+        if not seating.move_to_seat(user=user, table_id=table.pk, position=position, giving_up=elsewhere):
             raise GameError("seat_taken", _("Bu koltuk dolu."))
         # The seat's move counts start again: what the clock played for the one who left is not hers.
         MatchPlayer.objects.filter(pk=held.pk).update(user=user, away=False, timeouts_in_row=0, own_moves=0,
@@ -966,7 +947,7 @@ def accept_rematch(*, user, table_id: int) -> Match | None:
         if _is_tournament_table(table.pk):
             # The tournament seats its own tables; its result is final.
             raise GameError("no_rematch", _("Turnuva masasında maç tekrar oynanmaz; sonraki masanızı turnuva belirler."))
-        seats = list(Seat.objects.filter(table=table).select_related("user").order_by("position"))
+        seats = seating.seats_at(table.pk, with_users=True)
         if not any(seat.user_id == user.id for seat in seats):
             raise GameError("not_seated", _("Önce bir sandalyeye oturun."))
         for seat in seats:
@@ -1037,7 +1018,7 @@ def _is_tournament_table(table_id: int) -> bool:
 
 def _left_seats(match: Match) -> set[int]:
     """Seats of players who left this running match (their table seat is free)."""
-    sitting = set(Seat.objects.filter(table_id=match.table_id, user__isnull=False).values_list("user_id", flat=True))
+    sitting = seating.seated_user_ids(match.table_id)
     return {seat for seat, user_id in MatchPlayer.objects.filter(match=match).values_list("seat", "user_id")
             if user_id not in sitting}
 
@@ -1076,7 +1057,7 @@ def _player_of(players: dict[int, MatchPlayer], user) -> MatchPlayer:
 
 
 def _lock_table(table_id: Any) -> Table:
-    table = Table.objects.select_for_update().select_related("room").filter(pk=table_id).first()
+    table = seating.lock_table(table_id)
     if table is None:
         raise GameError("no_table", _("Böyle bir masa yok."))
     return table

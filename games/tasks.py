@@ -65,16 +65,7 @@ def sweep() -> int:
 def fill_waiting_tables(now) -> int:
     """Rooms with the "fill with bots" option: a waiting table whose first player sat down long
     enough ago gets bots in its empty seats and starts."""
-    from django.db.models import Min
+    from salons import seating
 
-    from salons.models import Table
-
-    candidates = (
-        Table.objects.filter(status=Table.Status.WAITING, room__status="open", room__bot_fill_seconds__gt=0,
-                             seats__user__isnull=False, seats__user__is_bot=False)
-        .annotate(first_seated=Min("seats__taken_at"))
-        .values_list("id", "first_seated", "room__bot_fill_seconds")
-    )
-    due = [table_id for table_id, first, wait in candidates
-           if first is not None and first <= now - timedelta(seconds=wait)]
+    due = seating.tables_due_for_bots(now=now)
     return sum(services.fill_with_bots(table_id=table_id) is not None for table_id in due)

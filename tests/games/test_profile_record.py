@@ -11,6 +11,7 @@ from accounts.errors import ServiceError
 from games import bot_players, services, stats
 from games.engine.rules import RuleSet
 from games.models import Hand, Match, MatchPlayer, Move
+from games.templatetags.numbers import signed
 from moderation import services as moderation_services
 
 from .conftest import make_table, make_user, play_hand_out
@@ -62,7 +63,7 @@ def test_hand_history_lists_the_result_and_links_to_replay_and_proof():
         # One hand: the player's match score is what that hand brought them (a shown indicator
         # adds its +10 to a finish's +20, +40 or +80).
         points = MatchPlayer.objects.get(match__table=table, user=users[0]).score
-        assert f">+{points}<" in page
+        assert f">{signed(points)}<" in page  # +20, +30, … or 0 when they finished it themselves
     else:
         assert "Kimse (taşlar bitti)" in page and "+10" in page
 
