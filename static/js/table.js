@@ -354,6 +354,8 @@
   // press "Buradayım" (services.i_am_back).
   function amAway() { const s = mySeat(); return s !== null && !!playerOf(s).away && !playerOf(s).left && frame.match && frame.match.status === "running"; }
 
+  function textSpan(className, text) { const el = document.createElement("span"); el.className = className; el.textContent = text; return el; }
+
   function badge(text, kind) {
     const el = document.createElement("span");
     el.className = `tag tag--${kind}`;
@@ -440,19 +442,23 @@
       $("indicator").replaceChildren(...(indicator ? [indicator] : []));
       $("okey").replaceChildren(...(hand ? [tileElement(hand.okey, hand.okey)] : []));
     }
-    const info = [];
-    if (hand) info.push(fmt(T.hand_number, { n: hand.number + 1 }));
+    // The hand's number; in eşli the two team scores, ours first (a watcher reads the teams by
+    // name). On a phone the number gives way and the team scores stay (table.css).
+    const info = $("hand-info");
+    const parts = [];
+    if (hand) parts.push(textSpan("hand-no", fmt(T.hand_number, { n: hand.number + 1 })));
     if (hand && teams()) {
-      // Eşli: one score per team, ours first (a watcher reads the teams by name).
       const scores = (frame.match.live_scores || frame.match.scores) || [];
       const mine = teamOf(hand.seat);
       const order = mine === 1 ? [1, 0] : [0, 1];
-      for (const team of order) {
+      const line = order.map((team) => {
         const label = mine < 0 ? teamName(team) : (team === mine ? T.team_us : T.team_them);
-        info.push(`${label} ${num(scores[teams()[team][0]])}`);
-      }
+        return `${label} ${num(scores[teams()[team][0]])}`;
+      }).join(" · ");
+      parts.push(textSpan("team-scores", line));
     }
-    $("hand-info").textContent = info.join(" · ");
+    info.replaceChildren(...parts.flatMap((part, i) => (i ? [textSpan("sep", " · "), part] : [part])));
+    info.toggleAttribute("data-teams", !!(hand && teams()));
     $("hand-info").title = hand && hand.commitment ? `${T.commitment_title} ${hand.commitment}` : "";
     renderPlayers();
     renderDiscards(okey, hand);
