@@ -18,8 +18,6 @@ from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from games import selectors
-from games.engine import hand as engine_hand
-from games.engine import match as engine_match
 from games.models import Hand, Match, MatchPlayer
 
 # Every socket of the table page, players and watchers (salons.events sends seats and chat there too).
@@ -176,7 +174,7 @@ class Snapshot:
 
     match: Match
     hand: Hand
-    hand_state: engine_hand.HandState
+    hand_state: Any  # the game type's hand state
     players: list[MatchPlayer]  # by seat, from selectors.match_players (nickname, bot flag)
 
 
@@ -190,11 +188,11 @@ def publish_hand(hand_id: int, *, since: int, snapshot: Snapshot | None = None) 
         if hand is None:
             return
         match = hand.match
-        hand_state = engine_hand.HandState.from_dict(hand.state)
+        hand_state = selectors.game_of(match).hand_from_dict(hand.state)
         players, seats = selectors.players_and_seats(match)
     table_id = match.table_id
     # Parsed once for the five frames of this move (four seats and the watchers).
-    parsed = {"match_state": engine_match.MatchState.from_dict(match.state), "hand_state": hand_state}
+    parsed = {"match_state": selectors.game_of(match).match_from_dict(match.state), "hand_state": hand_state}
     if hand_state.is_over and parsed["match_state"].hands_played > hand.number:
         # The hand's explained result, read once for the five frames (games.outcome).
         from games.outcome import hand_outcome

@@ -6,10 +6,15 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.engine import hand as engine_hand
-from games.engine import match as engine_match
+from games.engine import game_types
 from games.errors import GameError
 from games.models import Hand, Match, MatchPlayer
+
+
+def game_of(match: Match) -> game_types.GameType:
+    """The game type a match plays (its stored rules name it; classic Okey when they do not). A
+    game this site does not play is ``game_types.UnknownGameType``: the callers word it."""
+    return game_types.game_type_of(match.rules)
 
 
 def current_match(table_id: int) -> Match | None:
@@ -81,22 +86,22 @@ FEED_LENGTH = 80
 
 def table_frame(*, match: Match, hand: Hand | None, seat: int | None,
                 players: list[dict[str, Any]] | None = None, since: int | None = None,
-                match_state: engine_match.MatchState | None = None,
-                hand_state: engine_hand.HandState | None = None, with_feed: bool = False,
+                match_state: Any = None, hand_state: Any = None, with_feed: bool = False,
                 outcome: dict[str, Any] | None = None) -> dict[str, Any]:
     """One ``state`` frame for a seat (or a spectator when ``seat`` is None).
 
     ``match_state`` / ``hand_state``: the parsed ``match.state`` / ``hand.state``, when the caller
     builds several frames of one move (parsing a hand's JSON is most of a frame's cost).
     """
-    match_state = match_state if match_state is not None else engine_match.MatchState.from_dict(match.state)
+    game = game_of(match)
+    match_state = match_state if match_state is not None else game.match_from_dict(match.state)
     frame: dict[str, Any] = {
         "type": "state",
         "match": {
             "id": match.id,
             "status": match.status,
             "turn_seconds": match.turn_seconds,
-            **match_state.public(),
+            **game.public_match(match_state),
         },
         "players": players if players is not None else players_public(match),
         "hand": None,
@@ -108,19 +113,19 @@ def table_frame(*, match: Match, hand: Hand | None, seat: int | None,
         frame["match"]["over"] = True
         frame["match"]["winners"] = [player["seat"] for player in frame["players"] if player["winner"]]
     if hand is not None:
-        state = hand_state if hand_state is not None else engine_hand.HandState.from_dict(hand.state)
+        state = hand_state if hand_state is not None else game.hand_from_dict(hand.state)
         frame["hand"] = {
             "id": hand.id,
             "number": hand.number,
             # Published from the deal on; deck and salt only on the replay page once the hand is over.
             "commitment": hand.commitment,
             "deadline": hand.deadline.isoformat() if hand.deadline else None,
-            **engine_hand.view_for(state, seat),
+            **game.view_for(state, seat),
         }
         # Once a hand is recorded its points are in the match scores already.
         recorded = state.is_over and match_state.hands_played > hand.number
         frame["match"]["live_scores"] = (
-            list(match_state.scores) if recorded else engine_match.live_scores(match_state, state)
+            list(match_state.scores) if recorded else game.live_scores(match_state, state)
         )
         if recorded:
             # Each change explained, chips won and ratings moved: the server's record (games.outcome).
@@ -150,7 +155,7 @@ def arrangement_for(*, user, table_id: int, by: Any) -> list[list[str]]:
     seat = seat_of(match, user) if match is not None else None
     if hand is None or seat is None:
         raise GameError("not_a_player", _("Bu masada oyuncu değilsiniz."))
-    state = engine_hand.HandState.from_dict(hand.state)
+    state = game_of(match).hand_from_dict(hand.state)
     arrange = arrange_by_sets if by == "sets" else arrange_by_pairs
     arrangement = arrange(state.racks[seat], state.okey, state.rules)
     groups = [[format_tile(tile) for tile in group] for group in arrangement.groups]
@@ -203,46 +208,19 @@ def finished_hands_of(*, user, viewer, limit: int = 50) -> list[Hand]:
 def replay_frames(*, hand: Hand, viewer) -> dict[str, Any]:
     """Every step of a finished hand as the public saw it; a player of the hand also sees their own
     rack. Refused for a hand still being played: its deck would reveal every rack and the pile."""
-    from games.engine.replay import replay
     from games.models import Move
 
     if hand.status != Hand.Status.OVER:
         raise ValueError("only finished hands can be replayed")
-    state = engine_hand.HandState.from_dict(hand.state)
+    game = game_of(hand.match)
+    state = game.hand_from_dict(hand.state)
     moves = [{"seat": move.seat, "type": move.action, **move.args}
              for move in Move.objects.filter(hand=hand).order_by("number")]
-    states = replay(state.deck, state.rules, state.starting_seat, moves)
     seat = seat_of(hand.match, viewer)
     players = players_public(hand.match)
-    steps = []
-    for index, step in enumerate(states):
-        view = engine_hand.view_for(step, seat)
-        # Step k shows move k (a move the engine made with the one before shares its state).
-        view["event"] = step.events[index]
-        # The hand is over and its deck is revealed on the same page: every rack, sorted by colour
-        # and number, and every discard pile, so the replay can be drawn as the table it was.
-        view["racks"] = [[engine_hand.format_tile(t) for t in sorted(rack, key=_rack_order(step.okey))]
-                         for rack in step.racks]
-        view["discards"] = [[engine_hand.format_tile(t) for t in pile] for pile in step.discards]
-        steps.append(view)
-    if states:
-        # The hands as they ended, grouped into sets (four searches, not one a step).
-        from games.engine.arrange import arrange_by_sets
-
-        last = states[-1]
-        steps[-1]["groups"] = [
-            [[engine_hand.format_tile(t) for t in group] for group in (*found.groups, found.loose) if group]
-            for found in (arrange_by_sets(rack, last.okey, last.rules) for rack in last.racks)
-        ]
+    steps = game.replay_steps(state, moves, seat)
     proof = fair_deal_proof(hand)
     return {"hand": hand.id, "number": hand.number, "seat": seat, "players": players, "steps": steps, **proof}
-
-
-def _rack_order(okey):
-    """Colour, then number; the okeys last, as a player sorts a rack by hand."""
-    from games.engine.tiles import sort_key
-
-    return lambda tile: (tile == okey, sort_key(tile))
 
 
 def fair_deal_proof(hand: Hand) -> dict[str, Any]:
@@ -251,18 +229,18 @@ def fair_deal_proof(hand: Hand) -> dict[str, Any]:
     Self-contained: with the deck, salt and commitment it holds the rules, the starting seat and
     every move from the deal on, so ``python -m games.engine verify … --moves proof.json`` needs
     nothing else."""
-    from games.engine import fairness
     from games.models import Move
 
     if hand.status != Hand.Status.OVER:
         raise ValueError("the deck of a hand in play is secret")
-    state = engine_hand.HandState.from_dict(hand.state)
+    game = game_of(hand.match)
+    state = game.hand_from_dict(hand.state)
     moves = [{"seat": move.seat, "type": move.action, **move.args}
              for move in Move.objects.filter(hand=hand).order_by("number")]
     if not moves or moves[0]["type"] != "deal":
         moves.insert(0, {"seat": None, "type": "deal", "starting_seat": state.starting_seat})
-    deck = [engine_hand.format_tile(tile) for tile in state.deck]
-    report = fairness.verify_hand(deck, hand.salt, hand.commitment, rules=state.rules,
+    deck = game.public_deck(state)
+    report = game.verify_hand(deck, hand.salt, hand.commitment, rules=state.rules,
                                   starting_seat=state.starting_seat, moves=moves)
     return {"commitment": hand.commitment, "salt": hand.salt, "deck": deck, "rules": state.rules.to_dict(),
             "starting_seat": state.starting_seat, "moves": moves,

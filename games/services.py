@@ -23,8 +23,6 @@ from accounts.errors import ServiceError
 from accounts.services import change_chips, hold_chips, record_game_result, release_holds
 from games import bot_players, events, ratings, scheduling, selectors, signals
 from games.engine import fairness, game_types
-from games.engine import hand as engine_hand
-from games.engine import match as engine_match
 from games.engine.errors import EngineError
 from games.engine.rules import CHIPS, RuleSet
 from games.engine.scoring import most_a_hand_costs
@@ -204,10 +202,11 @@ def _refuse_short_of_stake(*, table: Table, seats: list[Seat]) -> GameError | No
 
 
 def _start_match(*, table: Table, seats: list[Seat], seed: str | None = None) -> Match:
-    rules = RuleSet.from_stored(table.room.rules)
-    match_state = engine_match.start_match(rules, seed=seed)
+    game = _game_of_rules(table.room.rules)
+    rules = game.rules(table.room.rules)
+    match_state = game.start_match(rules, seed=seed)
     match = Match.objects.create(
-        table=table, rules=rules.to_dict(), turn_seconds=table.room.turn_seconds, state=match_state.to_dict()
+        table=table, rules=game.stored_rules(rules), turn_seconds=table.room.turn_seconds, state=match_state.to_dict()
     )
     MatchPlayer.objects.bulk_create(
         MatchPlayer(match=match, seat=seat.position, user_id=seat.user_id, score=match_state.scores[seat.position])
@@ -220,7 +219,15 @@ def _start_match(*, table: Table, seats: list[Seat], seed: str | None = None) ->
     return match
 
 
-def _deal_hand(*, match: Match, match_state: engine_match.MatchState) -> Hand:
+def _game_of_rules(rules: dict) -> game_types.GameType:
+    """The game type of a room's stored rules; a game this site does not play is a worded error."""
+    try:
+        return game_types.game_type_of(rules)
+    except game_types.UnknownGameType:
+        raise GameError("unknown_game", ENGINE_MESSAGES["unknown_game"]()) from None
+
+
+def _deal_hand(*, match: Match, match_state) -> Hand:
     short = _hold_hand_stakes(match=match, rules=match_state.rules, hand_number=match_state.hands_played)
     if short:
         raise GameError(
@@ -228,13 +235,14 @@ def _deal_hand(*, match: Match, match_state: engine_match.MatchState) -> Hand:
             _("Elin bahsini karşılayacak çipi olmayanlar var: %(names)s") % {"names": ", ".join(short)},
             players=short,
         )
-    state = engine_match.start_next_hand(match_state)
+    game = selectors.game_of(match)
+    state = game.deal(match_state)
     # Commit to the deck before anyone plays; the salt stays secret until the hand is over.
     salt = fairness.new_salt()
     hand = Hand.objects.create(
         match=match,
         number=match_state.hands_played,
-        commitment=fairness.commitment(state.deck, salt),
+        commitment=game.commitment(state, salt),
         salt=salt,
         state=state.to_dict(),
         move=state.move,
@@ -358,12 +366,12 @@ def resolve_timeout(*, hand_id: int, move: int) -> bool:
             return False
         if hand.deadline is None or hand.deadline > timezone.now():
             return False
-        state = engine_hand.HandState.from_dict(hand.state)
+        game = selectors.game_of(hand.match)
+        state = game.hand_from_dict(hand.state)
         seat = state.turn
         players = selectors.match_players(hand.match_id)
         player = players[seat]
         bot = bool(player.bot)
-        game = game_types.game_type_of(hand.match.rules)
         if bot:
             # A bot seated as a player plays to win (a practice table's at the level chosen).
             new_state = game.bot_move(state, seat, level=bot_level_for(hand.match.table_id))
@@ -470,7 +478,7 @@ def i_am_back(*, user, table_id: int) -> Outcome:
         player.away, player.timeouts_in_row = False, 0
         MatchPlayer.objects.filter(pk=player.pk).update(away=False, timeouts_in_row=0)
         if hand.status == Hand.Status.PLAYING and (hand.turn_seat == player.seat or hand.deadline is None):
-            state = engine_hand.HandState.from_dict(hand.state)
+            state = selectors.game_of(hand.match).hand_from_dict(hand.state)
             hand.deadline = _deadline_for(hand.match, state, players=players)
             hand.save(update_fields=["deadline"])
         table = hand.match.table_id
@@ -483,9 +491,10 @@ def i_am_back(*, user, table_id: int) -> Outcome:
 
 def _record_hand(*, hand: Hand, state) -> None:
     match = Match.objects.select_for_update().get(pk=hand.match_id)
-    match_state = engine_match.MatchState.from_dict(match.state)
+    game = selectors.game_of(match)
+    match_state = game.match_from_dict(match.state)
     before = list(match_state.scores)
-    match_state = engine_match.record_hand(match_state, state)
+    match_state = game.record_hand(match_state, state)
     match.state = match_state.to_dict()
     players = {player.seat: player
                for player in MatchPlayer.objects.select_for_update().select_related("user").filter(match=match)}
@@ -497,11 +506,11 @@ def _record_hand(*, hand: Hand, state) -> None:
         _settle_chips(players={seat: player for seat, player in players.items() if seat not in left},
                       deltas=[a - b for a, b in zip(match_state.scores, before, strict=True)],
                       match_id=match.pk, hand_number=hand.number)
-        if not engine_match.is_over(match_state) and _people_short_of_cover(match=match, rules=match_state.rules):
+        if not game.is_over(match_state) and _people_short_of_cover(match=match, rules=match_state.rules):
             # Someone could not pay for the next hand's worst case: the match ends here.
-            match_state = engine_match.end_match(match_state, reason="chips")
+            match_state = game.end_match(match_state, reason="chips")
             match.state = match_state.to_dict()
-    over = engine_match.is_over(match_state)
+    over = game.is_over(match_state)
     # RULES.md "Absent players never win": a person the clock played for all match long did not
     # play it. A player who left lost it (leaving is their own act: it counts, as a loss), whatever
     # the clock did for their seat.
@@ -509,7 +518,7 @@ def _record_hand(*, hand: Hand, state) -> None:
               if not player.user.is_bot and player.absent and seat not in left}
     winners: set[int] = set()
     if over:
-        winners = set(engine_match.winners(match_state)) - left - absent
+        winners = set(game.winners(match_state)) - left - absent
         match.status = Match.Status.FINISHED
         match.finished_at = timezone.now()
         seating.set_table_playing(table_id=match.table_id, playing=False)
@@ -530,7 +539,9 @@ def _record_hand(*, hand: Hand, state) -> None:
     if over and not _close_finished_practice(table_id=match.table_id):
         # Stats and ratings count only the matches a person played (not the absent ones).
         counted = {seat: player for seat, player in players.items() if seat not in absent}
-        beaten = _opponents_beaten(match_state)
+        # A winner's public score: +1 per opponent beaten (countdown and penalty scores live on
+        # different scales; chip tables show in the chip balance instead).
+        beaten = match_state.players - len(game.winners(match_state))
         points = [0 if seat in left else beaten for seat in range(match_state.players)]
         _count_match_for_users(players=counted, winners=winners, scores=points)
         salon_id = Table.objects.filter(pk=match.table_id).values_list("room__salon_id", flat=True).get()
@@ -584,15 +595,6 @@ def _count_match_for_users(*, players: dict[int, MatchPlayer], winners: set[int]
         record_game_result(user=player.user, won=seat in winners, score_delta=scores[seat] if seat in winners else 0)
 
 
-def _opponents_beaten(match_state: engine_match.MatchState) -> int:
-    """What a finished match adds to a winner's public score: +1 per opponent beaten.
-
-    Countdown and penalty scores live on different scales, so the profile's running score counts
-    wins over opponents rather than raw points; chip tables show up in the chip balance instead.
-    """
-    return match_state.players - len(engine_match.winners(match_state))
-
-
 def start_next_hand(*, match_id: int) -> Hand | None:
     """Deal the next hand once the pause after the last one has passed (idempotent)."""
     with transaction.atomic():
@@ -602,7 +604,8 @@ def start_next_hand(*, match_id: int) -> Hand | None:
         last = match.hands.order_by("-number").first()
         if last is not None and last.status != Hand.Status.OVER:
             return None
-        match_state = engine_match.MatchState.from_dict(match.state)
+        game = selectors.game_of(match)
+        match_state = game.match_from_dict(match.state)
         if last is not None and last.number + 1 != match_state.hands_played:
             return None
         try:
@@ -612,7 +615,7 @@ def start_next_hand(*, match_id: int) -> Hand | None:
             if error.code != "not_enough_chips":
                 raise
             # A balance spent between hands (after the check that ends a match at its hand's end).
-            match.state = engine_match.end_match(match_state, reason="chips").to_dict()
+            match.state = game.end_match(match_state, reason="chips").to_dict()
             match.status = Match.Status.FINISHED
             match.finished_at = timezone.now()
             match.save(update_fields=["state", "status", "finished_at"])

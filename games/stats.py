@@ -10,9 +10,8 @@ from typing import Any
 
 from django.db.models import F, Q
 
-from games.engine import hand as engine_hand
+from games.engine import game_types
 from games.engine.rules import partner_of
-from games.engine.scoring import hand_score_deltas
 from games.models import Hand, Match, MatchPlayer, Move, PlayerRating, RatingPoint
 from games.ratings import display_rating
 
@@ -129,9 +128,10 @@ def hand_rows(*, user, viewer, limit: int = 50) -> list[dict[str, Any]]:
         row: dict[str, Any] = {"hand": hand, "finisher": None, "kind": None, "okey": False, "points": None,
                                "abandoned": False}
         try:
-            state = engine_hand.HandState.from_dict(hand.state)
+            game = game_types.game_type_of(hand.match.rules)
+            state = game.hand_from_dict(hand.state)
             result = state.result
-        except (KeyError, TypeError, ValueError):
+        except (KeyError, TypeError, ValueError, game_types.UnknownGameType):
             result = None
         if result is None:
             row["abandoned"] = True  # a match dropped by staff or a ban: no result to show
@@ -142,7 +142,7 @@ def hand_rows(*, user, viewer, limit: int = 50) -> list[dict[str, Any]]:
                 row["kind"] = result.finish.kind
                 row["okey"] = result.finish.okey_finish
             if mine is not None:
-                row["points"] = hand_score_deltas(result, state.rules)[mine]
+                row["points"] = game.hand_deltas(state)[mine]
         rows.append(row)
     return rows
 

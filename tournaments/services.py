@@ -514,7 +514,7 @@ def hand_recorded(*, match, match_state, not_present: set[int] = frozenset(),
     Locks the tournament's table and entries only — never the tournament row, which is locked
     before tables and matches elsewhere — and leaves the next step to the sweep.
     """
-    from games.engine import match as engine_match
+    from games.engine.game_types import game_type_of
 
     tournament_table = (TournamentTable.objects.select_for_update().select_related("tournament")
                         .filter(match_id=match.pk, status=TournamentTable.Status.PLAYING).first())
@@ -549,7 +549,7 @@ def hand_recorded(*, match, match_state, not_present: set[int] = frozenset(),
         named = {seat for seat in scored if points[seat] == best}
         _end_arena_match(match)
     else:
-        if not engine_match.is_over(match_state):
+        if not game_type_of(match.rules).is_over(match_state):
             return None
         seed_rank = {user_id: entry.seed or 0 for user_id, entry in entries.items()}
         scoring = match_state.rules.scoring

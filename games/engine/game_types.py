@@ -18,7 +18,7 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, Protocol
 
-from . import autoplay, bots, deck, fairness, hand, match, replay, scoring
+from . import arrange, autoplay, bots, deck, fairness, hand, match, replay, scoring, tiles
 from .errors import EngineError
 from .rules import RuleSet
 
@@ -51,6 +51,18 @@ class GameType(Protocol):
     def record_hand(self, match_state: Any, state: Any) -> Any: ...
     def verify_hand(self, deck: Any, salt: str, commitment: str, *, rules: Any, starting_seat: int | None,
                     moves: Iterable[dict[str, Any]]) -> fairness.VerifyReport: ...
+    # -- the match, as the site reads it
+    def stored_rules(self, rules: Any) -> dict[str, Any]: ...
+    def public_match(self, match_state: Any) -> dict[str, Any]: ...
+    def live_scores(self, match_state: Any, state: Any) -> list[int]: ...
+    def is_over(self, match_state: Any) -> bool: ...
+    def winners(self, match_state: Any) -> list[int]: ...
+    def end_match(self, match_state: Any, *, reason: str) -> Any: ...
+    def hand_deltas(self, state: Any) -> list[int]: ...
+    # -- the fair deal and the replay page
+    def commitment(self, state: Any, salt: str) -> str: ...
+    def public_deck(self, state: Any) -> list[str]: ...
+    def replay_steps(self, state: Any, moves: Sequence[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]: ...
 
 
 class ClassicOkey:
@@ -118,6 +130,64 @@ class ClassicOkey:
     def verify_hand(self, tiles: Any, salt: str, commitment: str, *, rules: RuleSet, starting_seat: int | None,
                     moves: Iterable[dict[str, Any]]) -> fairness.VerifyReport:
         return fairness.verify_hand(tiles, salt, commitment, rules=rules, starting_seat=starting_seat, moves=moves)
+
+    def stored_rules(self, rules: RuleSet) -> dict[str, Any]:
+        """What a match stores: classic Okey's rule sets name no game (as every one stored before)."""
+        return rules.to_dict()
+
+    def public_match(self, match_state: match.MatchState) -> dict[str, Any]:
+        """What every seat and watcher may see of the match (scores, history, the standing; no seed)."""
+        return match_state.public()
+
+    def live_scores(self, match_state: match.MatchState, state: hand.HandState) -> list[int]:
+        return match.live_scores(match_state, state)
+
+    def is_over(self, match_state: match.MatchState) -> bool:
+        return match.is_over(match_state)
+
+    def winners(self, match_state: match.MatchState) -> list[int]:
+        return match.winners(match_state)
+
+    def end_match(self, match_state: match.MatchState, *, reason: str) -> match.MatchState:
+        return match.end_match(match_state, reason=reason)
+
+    def hand_deltas(self, state: hand.HandState) -> list[int]:
+        """What a finished hand moved, per seat (points, penalty points or chips)."""
+        return scoring.hand_score_deltas(state.result, state.rules) if state.result else [0] * state.players
+
+    def commitment(self, state: hand.HandState, salt: str) -> str:
+        return fairness.commitment(state.deck, salt)
+
+    def public_deck(self, state: hand.HandState) -> list[str]:
+        return [tiles.format_tile(tile) for tile in state.deck]
+
+    def replay_steps(self, state: hand.HandState, moves: Sequence[dict[str, Any]],
+                     seat: int | None) -> list[dict[str, Any]]:
+        """Every step of a finished hand as ``seat`` saw it (the public: None), with every rack sorted
+        by colour and number and every discard pile (the deck is revealed on the same page), and at
+        the last step the racks grouped into sets."""
+        states = replay.replay(state.deck, state.rules, state.starting_seat, moves)
+        steps = []
+        for index, step in enumerate(states):
+            view = hand.view_for(step, seat)
+            # Step k shows move k (a move the engine made with the one before shares its state).
+            view["event"] = step.events[index]
+            order = _rack_order(step.okey)
+            view["racks"] = [[tiles.format_tile(t) for t in sorted(rack, key=order)] for rack in step.racks]
+            view["discards"] = [[tiles.format_tile(t) for t in pile] for pile in step.discards]
+            steps.append(view)
+        if states:
+            last = states[-1]
+            steps[-1]["groups"] = [
+                [[tiles.format_tile(t) for t in group] for group in (*found.groups, found.loose) if group]
+                for found in (arrange.arrange_by_sets(rack, last.okey, last.rules) for rack in last.racks)
+            ]
+        return steps
+
+
+def _rack_order(okey: int):
+    """Colour, then number; the okeys last, as a player sorts a rack by hand."""
+    return lambda tile: (tile == okey, tiles.sort_key(tile))
 
 
 def bot_memory(state: hand.HandState, seat: int) -> bots.BotMemory | None:
