@@ -21,7 +21,6 @@ from django.utils.translation import gettext_lazy
 
 from accounts.services import user_sockets_group
 from games import events, selectors, services
-from moderation.selectors import site_ban_notice
 from okeysite import sockets
 from salons.events import table_group
 
@@ -39,7 +38,7 @@ def in_db_thread(func):
 REFRESH_CLOCK_MARGIN = 0.05
 
 
-class TableConsumer(AsyncJsonWebsocketConsumer):
+class TableConsumer(sockets.UserSocketEvents, AsyncJsonWebsocketConsumer):
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch without its ``close_old_connections`` before every message.
 
@@ -261,23 +260,6 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def chat_message(self, message: dict[str, Any]) -> None:
         await self.send_json({"type": "chat", "message": message.get("message")})
-
-    async def user_banned(self, message: dict[str, Any]) -> None:
-        """Sent to group ``user-<id>`` when staff ban this user from the site: say why and until
-        when, in this user's language, and close at once."""
-        text = await in_db_thread(self.in_language(site_ban_notice))(self.user)
-        await self.send_error("banned", text, close=sockets.CLOSE_FORBIDDEN)
-        await self.close(code=sockets.CLOSE_FORBIDDEN, reason="banned")
-
-    async def user_reauthenticate(self, message: dict[str, Any]) -> None:
-        """A new password ended the user's other sessions: reconnect and be authenticated again."""
-        await self.close(code=sockets.CLOSE_REAUTHENTICATE, reason="reauthenticate")
-
-    async def room_password_attack(self, message: dict[str, Any]) -> None:
-        """To ``user-<id>``: a room this player owns reached its password limit (salons.services)."""
-        from salons.events import password_attack_frame
-
-        await self.send_json(password_attack_frame(self.language, message))
 
     async def user_kicked(self, message: dict[str, Any]) -> None:
         """Moderation or the room owner removed this user (or their private access ended): say who,

@@ -38,6 +38,7 @@ from urllib.parse import urlsplit
 import orjson
 from asgiref.sync import sync_to_async
 from channels.auth import AuthMiddlewareStack
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.core.cache import cache, caches
@@ -573,3 +574,34 @@ async def refuse(consumer: Any, code: int, error: str, message: Any) -> None:
     HTTP 403)."""
     await consumer.send(text_data=error_frame(consumer.scope, error, message, close=code))
     await consumer.close(code=code, reason=error)
+
+
+class UserSocketEvents:
+    """What reaches every socket of a user through their ``user-<id>`` group
+    (``accounts.services.user_sockets_group``), handled the same on every socket (issue 20: the
+    table socket said a site ban as an ``error``, the others as ``banned``).
+
+    A site ban: one ``banned`` frame (``code`` ``banned``, the reason and end in the user's
+    language as ``message``, ``close`` 4403), then the close. A new password: close 4001, no frame.
+    A password attack on a room the user owns: the owner's notice. The consumer provides
+    ``send_json``, ``close`` and ``scope``.
+    """
+
+    async def user_banned(self, event: dict[str, Any]) -> None:
+        from moderation.selectors import site_ban_notice  # moderation reads salons' models: imported late
+
+        language = language_of(self.scope)
+        message = await database_sync_to_async(in_language(language, site_ban_notice), thread_sensitive=False)(
+            self.scope["user"])
+        await self.send_json({"type": "banned", "code": "banned", "message": message, "close": CLOSE_FORBIDDEN})
+        await self.close(code=CLOSE_FORBIDDEN, reason="banned")
+
+    async def user_reauthenticate(self, event: dict[str, Any]) -> None:
+        """A new password ended the user's other sessions: reconnect and be authenticated again."""
+        await self.close(code=CLOSE_REAUTHENTICATE, reason="reauthenticate")
+
+    async def room_password_attack(self, event: dict[str, Any]) -> None:
+        """To the owner's ``user-<id>``: one of their rooms reached its password limit (salons.services)."""
+        from salons.events import password_attack_frame
+
+        await self.send_json(password_attack_frame(language_of(self.scope), event))

@@ -39,7 +39,7 @@ CLOSE_NOT_FOUND = sockets.CLOSE_NOT_FOUND
 CLOSE_GONE = sockets.CLOSE_GONE
 
 
-class BaseConsumer(AsyncJsonWebsocketConsumer):
+class BaseConsumer(sockets.UserSocketEvents, AsyncJsonWebsocketConsumer):
     """Shared plumbing: language, JSON decoding that answers bad input instead of crashing."""
 
     groups_joined: list[str]
@@ -53,20 +53,6 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
         if user is not None and user.is_authenticated:
             await self.join(user_sockets_group(user.pk))
         await super().websocket_connect(message)
-
-    async def user_banned(self, event: dict[str, Any]) -> None:
-        """The user was banned from the site: say why and until when, close for good (44xx: no
-        reconnect)."""
-        await self.send_json({"type": "banned", "message": await self.in_language(ban_notice)(self.scope["user"])})
-        await self.close(code=CLOSE_FORBIDDEN, reason="banned")
-
-    async def user_reauthenticate(self, event: dict[str, Any]) -> None:
-        """A new password ended the user's other sessions: reconnect and be authenticated again."""
-        await self.close(code=sockets.CLOSE_REAUTHENTICATE, reason="reauthenticate")
-
-    async def room_password_attack(self, event: dict[str, Any]) -> None:
-        """Sent to the owner's ``user-<id>`` group only: one of their rooms reached its password limit."""
-        await self.send_json(events.password_attack_frame(self.language, event))
 
     def in_language(self, func):
         """``func`` on a database thread, with this socket's language active (its words are theirs)."""
@@ -101,12 +87,6 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "pong"})
             return
         await self.send_error("unknown_type", gettext_lazy("Bilinmeyen mesaj türü."))
-
-
-def ban_notice(user) -> str:
-    from moderation.selectors import site_ban_notice  # moderation reads salons' models: imported late
-
-    return site_ban_notice(user)
 
 
 class LobbyConsumer(BaseConsumer):

@@ -7,18 +7,16 @@ from __future__ import annotations
 from typing import Any
 
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils.translation import gettext_lazy
 
 from accounts.services import user_sockets_group
 from games import events as game_events
-from moderation.selectors import site_ban_notice
 from okeysite import sockets
 from tournaments.events import player_group, tournament_group
 
 
-class TournamentConsumer(AsyncJsonWebsocketConsumer):
+class TournamentConsumer(sockets.UserSocketEvents, AsyncJsonWebsocketConsumer):
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Without Channels' ``close_old_connections`` hop per message: this socket never touches the
         database (as TableConsumer.dispatch)."""
@@ -60,23 +58,6 @@ class TournamentConsumer(AsyncJsonWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         return None
-
-    async def user_banned(self, event: dict[str, Any]) -> None:
-        """Site ban: say so and close for good, like every other socket of the user."""
-        language = sockets.language_of(self.scope)
-        message = await database_sync_to_async(sockets.in_language(language, site_ban_notice))(self.scope["user"])
-        await self.send_json({"type": "banned", "message": message})
-        await self.close(code=sockets.CLOSE_FORBIDDEN, reason="banned")
-
-    async def user_reauthenticate(self, event: dict[str, Any]) -> None:
-        """A new password ended the user's other sessions: reconnect and be authenticated again."""
-        await self.close(code=sockets.CLOSE_REAUTHENTICATE, reason="reauthenticate")
-
-    async def room_password_attack(self, event: dict[str, Any]) -> None:
-        """To ``user-<id>``: a room this player owns reached its password limit (salons.services)."""
-        from salons.events import password_attack_frame
-
-        await self.send_json(password_attack_frame(sockets.language_of(self.scope), event))
 
     async def tournament_changed(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "changed", "tournament": event["tournament"]})

@@ -68,7 +68,7 @@
       socket.addEventListener("message", function (event) {
         var data;
         try { data = JSON.parse(event.data); } catch (e) { return; }
-        if (data.type === "error" && data.close >= 4400 && data.close < 4500) { announced = data.close; }
+        if ((data.type === "error" || data.type === "banned") && data.close >= 4400 && data.close < 4500) { announced = data.close; }
         var handler = handlers[data.type];
         if (handler) { handler(data); }
         // A site ban closes every socket of the player: every page says why, whatever it shows.

@@ -121,7 +121,8 @@
     };
     socket.onmessage = (event) => {
       const message = JSON.parse(event.data);
-      if (message.type === "error") lastError = message;
+      // A site ban comes as "banned" on every socket, with the coming close as an error would.
+      if (message.type === "error" || message.type === "banned") lastError = message;
       handle(message);
     };
   }
@@ -161,7 +162,7 @@
 
   function handle(message) {
     if (message.type === "state") applyFrame(message);
-    else if (message.type === "error") showError(message);
+    else if (message.type === "error" || message.type === "banned") showError(message);
     else if (message.type === "chat") addChat(message.message, true);
     else if (message.type === "chat_history") { $("chat-log").replaceChildren(); for (const line of message.messages || []) addChat(line, false); }
     else if (message.type === "arrangement") applyArrangement(message.order);
