@@ -14,14 +14,14 @@ from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, connection, models, transaction
+from django.db import models, transaction
 from django.dispatch import receiver as signal_receiver
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.errors import ServiceError
 from accounts.services import change_chips, hold_chips, record_game_result, release_holds
-from games import bot_players, events, ratings, scheduling, selectors, signals
+from games import bot_players, engine_messages, events, move_sql, ratings, scheduling, selectors, signals
 from games.engine import fairness, game_types
 from games.engine.errors import EngineError
 from games.engine.rules import CHIPS, RuleSet
@@ -32,7 +32,7 @@ from moderation.outgoing import site_ban_committed
 from salons import seating
 from salons import services as salon_services
 from salons.models import Seat, Table
-from salons.practice import practice_room_q, practice_salon, real_seat_taken
+from salons.practice import practice_room_q, real_seat_taken
 
 log = logging.getLogger(__name__)
 
@@ -48,56 +48,10 @@ PLAYER_ACTIONS = tuple(dict.fromkeys(action for name in game_types.names()
                                      for action in game_types.game_type(name).actions))
 
 
-# Engine codes shown to users in their language; the engine's own English text is the fallback.
-ENGINE_MESSAGES = {
-    "not_your_turn": lambda: _("Sıra sizde değil."),
-    "must_draw_first": lambda: _("Önce taş çekmelisiniz."),
-    "already_drew": lambda: _("Bu turda zaten taş çektiniz."),
-    "tile_not_in_rack": lambda: _("Bu taş ıstakanızda yok."),
-    "discard_pile_empty": lambda: _("Alınacak atılmış taş yok."),
-    "invalid_finish": lambda: _("Bu taşlarla el bitmiyor."),
-    "hand_over": lambda: _("El bitti."),
-    "not_first_turn": lambda: _("Gösterge yalnızca ilk turunuzda, ilk atışınızdan önce yapılabilir."),
-    "no_indicator_tile": lambda: _("Göstergenin eşi sizde değil."),
-    "already_shown": lambda: _("Zaten gösterge yaptınız."),
-    "already_declared": lambda: _("Zaten çifte gidiyorsunuz."),
-    "option_off": lambda: _("Bu masanın kurallarında bu seçenek kapalı."),
-    "bad_source": lambda: _("Taş ortadan ya da önceki oyuncunun attığından çekilir."),
-    "bad_tile": lambda: _("Geçersiz taş."),
-    "bad_action": lambda: _("Geçersiz hamle."),
-    "bad_seat": lambda: _("Bu masada böyle bir koltuk yok."),
-    "not_shown": lambda: _("Göstergeyi yalnızca gösterge yapan oyuncu alabilir."),
-    "not_declared": lambda: _("Gösterge yalnızca çifte giden oyuncunun çiftini bağlar."),
-    "indicator_taken": lambda: _("Gösterge zaten alındı."),
-    "too_early": lambda: _("Gösterge ikinci turunuzdan itibaren alınabilir."),
-    "already_laid": lambda: _("Bu elde ilk okey zaten ortaya kondu."),
-    "need_both_okeys": lambda: _("Bunun için iki okey de ıstakanızda olmalı."),
-    # Raised only by the site's own bookkeeping (dealing, replays), never by a player's action.
-    "match_over": lambda: _("Maç bitti."),
-    "unknown_game": lambda: _("Bu masanın oyun türü bu sitede oynanmıyor."),
-    "hand_not_over": lambda: _("El hâlâ oynanıyor."),
-    "wrong_hand": lambda: _("Bu el bu maçın değil."),
-    "bad_event": lambda: _("Geçersiz hamle."),
-    "must_finish": lambda: _("Orta taşlar bitti: son atılan taşı yalnızca elinizi bitirmek için alabilirsiniz; şimdi bitirin."),
-    "pile_empty": lambda: _("Orta taşlar bitti: göstergeyi alamazsınız, yalnızca son atılan taşı bitirmek için alabilirsiniz."),
-}
-
-# Why a finish is not valid (``invalid_finish`` carries it as ``reason``: a stable code), in words.
-FINISH_REASONS = {
-    "no_valid_split": lambda tile: _("%(tile)s olmadan kalan 14 taşınız ne seri ve perlere ayrılıyor ne 7 çift oluyor.") % {"tile": tile},
-    "not_pairs": lambda tile: _("%(tile)s olmadan kalan 14 taşınız 7 çift değil (çifte gittiniz, yalnızca çiftle bitebilirsiniz).") % {"tile": tile},
-}
-
-
-def engine_error(error: EngineError) -> GameError:
-    message = ENGINE_MESSAGES.get(error.code)
-    text = message() if message else str(error)
-    details = {key: value for key, value in error.details.items() if isinstance(value, str | int | bool | None)}
-    reason = FINISH_REASONS.get(details.get("reason")) if error.code == "invalid_finish" else None
-    if reason is not None:
-        # ``reason`` stays the engine's stable code; its words follow in the user's language.
-        details["reason_message"] = reason(details.get("tile", ""))
-    return GameError(error.code, text, **details)
+# The message table (engine codes in the player's language) lives in a module of its own, and the
+# hand-written SQL of the hot path in ``move_sql``; the table's names stay importable from here.
+ENGINE_MESSAGES, FINISH_REASONS = engine_messages.ENGINE_MESSAGES, engine_messages.FINISH_REASONS
+engine_error = engine_messages.engine_error
 
 
 @dataclass
@@ -130,7 +84,7 @@ def mark_ready(*, user, table_id: int) -> Match | None:
         if len(seated) == players and set(seated) <= ready:
             refusal = _refuse_short_of_stake(table=table, seats=seats)
             if refusal is None:
-                return _start_match(table=table, seats=seats)
+                return start_seated_match(table=table, seats=seats)
     if refusal is not None:  # raised after commit: the short players stay stood up
         raise refusal
     return None
@@ -156,7 +110,7 @@ def start_match(*, user, table_id: int, with_bots: bool = False) -> Match:
         refusal = _refuse_short_of_stake(table=table, seats=seats)
         if refusal is None:
             _seat_bots(seats)
-            return _start_match(table=table, seats=seats)
+            return start_seated_match(table=table, seats=seats)
     raise refusal
 
 
@@ -201,7 +155,8 @@ def _refuse_short_of_stake(*, table: Table, seats: list[Seat]) -> GameError | No
     )
 
 
-def _start_match(*, table: Table, seats: list[Seat], seed: str | None = None) -> Match:
+def start_seated_match(*, table: Table, seats: list[Seat], seed: str | None = None) -> Match:
+    """A match at ``table`` for the players in ``seats`` (locked), its first hand dealt."""
     game = _game_of_rules(table.room.rules)
     rules = game.rules(table.room.rules)
     match_state = game.start_match(rules, seed=seed)
@@ -317,7 +272,7 @@ def play(*, user, table_id: int, action: str, move: Any, args: dict[str, Any] | 
         raise GameError("bad_move_number", _("Hamle numarası eksik ya da geçersiz."))
     args = _clean_args(action, args or {})
     with transaction.atomic():
-        hand = _lock_current_hand(table_id)
+        hand = move_sql.lock_current_hand(table_id)
         players = selectors.match_players(hand.match_id)
         player = _player_of(players, user)
         if player.left:
@@ -403,7 +358,7 @@ def _save_move(*, hand: Hand, state, new_state, seat: int | None, user_id: int |
         for event in new_state.events
         if event.get("move", 0) > state.move
     ]
-    _insert_rows(moves)
+    move_sql.insert_rows(moves)
     if auto:
         _mark_played_by_server(new_state.events, after=state.move)
     turn_changed = new_state.turn != state.turn
@@ -417,7 +372,7 @@ def _save_move(*, hand: Hand, state, new_state, seat: int | None, user_id: int |
         hand.deadline = None
     elif turn_changed:
         hand.deadline = _deadline_for(match, new_state, players=players)
-    _update_row(hand, ("state", "move", "turn_seat", "status", "finished_at", "deadline"))
+    move_sql.update_row(hand, ("state", "move", "turn_seat", "status", "finished_at", "deadline"))
     if new_state.is_over:
         # Scores and the match change too: the frames are read back after commit.
         _record_hand(hand=hand, state=new_state)
@@ -646,7 +601,7 @@ def fill_with_bots(*, table_id: int) -> Match | None:
         if _refuse_short_of_stake(table=table, seats=seats) is not None:
             return None
         _seat_bots(seats)
-        return _start_match(table=table, seats=seats)
+        return start_seated_match(table=table, seats=seats)
 
 
 def _seat_bots(seats: list[Seat]) -> None:
@@ -694,21 +649,8 @@ def abandon_match(*, table_id: int, reason: str) -> None:
 
 # -- practice ----------------------------------------------------------------------------------------
 # Practice against bots: one table per player, outside the salons (its room belongs to the hidden
-# salon of ``salons.practice``), never rated. It has rules of its own that real tables do not share:
-# one open table per player, a per-user limit on new ones, the bot level, closing itself.
-
-# New practice tables a player may open per hour (resuming the open one is always allowed): ten
-# clicks must not make ten rooms and ten running matches.
-PRACTICE_PER_HOUR = 6
-PRACTICE_WINDOW = timedelta(hours=1)
-LEVELS = tuple(PracticeTable.Level.values)
-
-
-def open_practice_of(user) -> PracticeTable | None:
-    if not getattr(user, "is_authenticated", False):
-        return None
-    return PracticeTable.objects.filter(user=user, closed_at=None).select_related("table").first()
-
+# salon of ``salons.practice``), never rated. Opening one is ``games.practice``; what play needs
+# (the bot level, pausing for an away person) and closing it stay here, where matches end.
 
 def bot_level_for(table_id: int) -> str:
     """The level the bots of this table play at (practice tables choose one; elsewhere ``normal``)."""
@@ -720,55 +662,6 @@ def is_practice_table(table_id: int) -> bool:
     return PracticeTable.objects.filter(table_id=table_id).exists()
 
 
-def start_practice(*, user, level: str = PracticeTable.Level.NORMAL) -> Table:
-    """The player's practice table against three bots: the open one if there is one, else a new one,
-    started at once. Refused for sanctioned players, while a real match of theirs runs, and beyond
-    ``PRACTICE_PER_HOUR`` new tables an hour."""
-    if not getattr(user, "is_authenticated", False) or user.is_bot:
-        raise GameError("login_required", _("Bu işlem için giriş yapın."))
-    if level not in LEVELS:
-        raise GameError("bad_level", _("Bot seviyesi kolay, orta ya da zor olmalı."))
-    with transaction.atomic():
-        # The player's row first: two clicks at once queue up here and the second resumes.
-        user = get_user_model().objects.select_for_update().get(pk=user.pk)
-        if not user.is_active:
-            raise GameError("inactive", _("Hesabınız etkin değil."))
-        salon = practice_salon()
-        from moderation.selectors import access_error as sanction_error
-
-        sanction = sanction_error(user=user, salon=salon)
-        if sanction is not None:
-            raise GameError(sanction.code, str(sanction))
-        current = PracticeTable.objects.select_for_update().filter(user=user, closed_at=None).first()
-        if current is not None:
-            if Match.objects.filter(table_id=current.table_id, status=Match.Status.RUNNING).exists():
-                return current.table
-            _close(current)  # its match ended without closing it: start afresh
-        real = seating.seats_elsewhere(user=user, real_only=True)
-        if any(seat.table.status == Table.Status.PLAYING for seat in real):
-            raise GameError("already_playing",
-                            _("Başka bir masada oyununuz sürüyor; pratik için önce o maçın bitmesini bekleyin."))
-        since = timezone.now() - PRACTICE_WINDOW
-        if PracticeTable.objects.filter(user=user, created_at__gte=since).count() >= PRACTICE_PER_HOUR:
-            raise GameError("too_many_practice_tables",
-                            _("Bir saatte en çok %(max)d yeni pratik masası açabilirsiniz; biraz sonra yeniden deneyin.")
-                            % {"max": PRACTICE_PER_HOUR})
-        if real:
-            # One table at a time: a seat waiting at a real table is given up, as take_seat does.
-            salon_services.release_seats(user=user)
-        rules = RuleSet()
-        bots = bot_players.bot_users(rules.players - 1, exclude={user.pk})
-        table, seats = seating.open_private_table(salon=salon, owner=user, name=_("Pratik masası"),
-                                                  rules=rules.to_dict(), people=[user, *bots])
-        try:
-            with transaction.atomic():
-                PracticeTable.objects.create(user=user, table=table, level=level)
-        except IntegrityError:
-            raise GameError("practice_open", _("Pratik masanız zaten açık.")) from None
-        _start_match(table=table, seats=seats)
-        return table
-
-
 def leave_practice(*, user) -> bool:
     """Leave the practice table at any time: the match is dropped and the table closes."""
     if not getattr(user, "is_authenticated", False):
@@ -777,7 +670,7 @@ def leave_practice(*, user) -> bool:
         current = PracticeTable.objects.select_for_update().filter(user=user, closed_at=None).first()
         if current is None:
             return False
-        _close(current)
+        close_practice(current)
         return True
 
 
@@ -787,11 +680,12 @@ def _close_finished_practice(*, table_id: int) -> bool:
     if current is None:
         return False
     if current.closed_at is None:
-        _close(current, abandon=False)
+        close_practice(current, abandon=False)
     return True
 
 
-def _close(practice: PracticeTable, *, abandon: bool = True) -> None:
+def close_practice(practice: PracticeTable, *, abandon: bool = True) -> None:
+    """The practice table's match is dropped (``abandon``), its seats empty, its room closed."""
     if abandon:
         abandon_match(table_id=practice.table_id, reason="practice_left")
     now = timezone.now()
@@ -961,7 +855,7 @@ def accept_rematch(*, user, table_id: int) -> Match | None:
         seated = [seat.user_id for seat in seats if seat.user_id]
         ready = set(ReadyMark.objects.filter(table=table).values_list("user_id", flat=True))
         if len(seated) == players and set(seated) <= ready:
-            return _start_match(table=table, seats=seats)
+            return start_seated_match(table=table, seats=seats)
     return None
 
 
@@ -1064,58 +958,6 @@ def _lock_table(table_id: Any) -> Table:
     if table is None:
         raise GameError("no_table", _("Böyle bir masa yok."))
     return table
-
-
-# Every move writes one Hand row and inserts its Move rows. Django's save() and bulk_create() spend
-# more CPU compiling these statements than PostgreSQL spends running them, so the SQL is built once
-# per model and fields, and the values prepared by the fields themselves (as save() would).
-_statements: dict[tuple, str] = {}
-
-
-def _update_row(obj: models.Model, fields: tuple[str, ...]) -> None:
-    """``obj.save(update_fields=fields)`` for a model without signals or custom save()."""
-    meta = type(obj)._meta
-    key = ("update", connection.vendor, meta.label, fields)
-    if key not in _statements:
-        quote = connection.ops.quote_name
-        assignments = ", ".join(f"{quote(meta.get_field(name).column)} = %s" for name in fields)
-        _statements[key] = f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} = %s"
-    values = [meta.get_field(name).get_db_prep_save(getattr(obj, name), connection) for name in fields]
-    with connection.cursor() as cursor:
-        cursor.execute(_statements[key], [*values, obj.pk])
-
-
-def _insert_rows(objs: list[models.Model]) -> None:
-    """``bulk_create(objs)`` for rows whose ids nobody reads back (the move log)."""
-    if not objs:
-        return
-    meta = type(objs[0])._meta
-    columns = [field for field in meta.concrete_fields if not field.primary_key]
-    key = ("insert", connection.vendor, meta.label, len(objs))
-    if key not in _statements:
-        quote = connection.ops.quote_name
-        row = "(" + ", ".join(["%s"] * len(columns)) + ")"
-        _statements[key] = (f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in columns)}) "
-                            f"VALUES {', '.join([row] * len(objs))}")
-    values = [field.get_db_prep_save(field.pre_save(obj, True), connection) for obj in objs for field in columns]
-    with connection.cursor() as cursor:
-        cursor.execute(_statements[key], values)
-
-
-def _lock_current_hand(table_id: int) -> Hand:
-    """The table's current hand, locked, with its match. Plain SQL, as in ``selectors.match_players``:
-    it runs for every move, and building it through the ORM cost more than running it."""
-    lock = " FOR UPDATE OF h" if connection.features.has_select_for_update_of else ""
-    hand = next(iter(Hand.objects.raw(
-        f"SELECT h.* FROM {Hand._meta.db_table} h JOIN {Match._meta.db_table} m ON m.id = h.match_id "
-        f"WHERE m.table_id = %s AND m.status = %s ORDER BY h.number DESC LIMIT 1{lock}",
-        [table_id, Match.Status.RUNNING])), None)
-    if hand is None:
-        raise GameError("no_game", _("Bu masada süren bir oyun yok."))
-    hand.match = next(iter(Match.objects.raw(f"SELECT * FROM {Match._meta.db_table} WHERE id = %s", [hand.match_id])))
-    if hand.status != Hand.Status.PLAYING:
-        raise GameError("hand_over", _("El bitti; yeni el birazdan dağıtılacak."), move=hand.move)
-    return hand
 
 
 def _after_commit(*, hand: Hand, since: int, snapshot: events.Snapshot | None = None) -> None:

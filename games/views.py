@@ -8,6 +8,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from games import practice as practice_tables
 from games import selectors
 from games.consumers import table_access
 
@@ -237,7 +238,7 @@ def practice(request: HttpRequest) -> HttpResponse:
     from games import services
 
     try:
-        table = services.start_practice(user=request.user, level=request.POST.get("level") or "normal")
+        table = practice_tables.start_practice(user=request.user, level=request.POST.get("level") or "normal")
     except services.GameError as error:
         messages.error(request, str(error))
         return redirect("home")

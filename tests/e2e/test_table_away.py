@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from games import practice
 from games.models import MatchPlayer
 from tests.e2e.table_helpers import VIEWPORTS, open_table, table_with_bots
 
@@ -52,7 +53,6 @@ def test_in_english_it_says_i_am_back(new_page):
 
 
 def test_a_practice_table_waits_for_its_away_person(new_page):
-    from games import services
     from games.models import Hand
     from salons.models import Salon
     from tests.e2e.table_helpers import in_thread
@@ -60,7 +60,7 @@ def test_a_practice_table_waits_for_its_away_person(new_page):
 
     Salon.objects.get_or_create(slug="genel", defaults={"name": "Genel"})
     person = make_user("Pratikçi")
-    table = in_thread(services.start_practice, user=person)
+    table = in_thread(practice.start_practice, user=person)
     MatchPlayer.objects.filter(match__table=table, user=person).update(away=True, timeouts_in_row=3)
     Hand.objects.filter(match__table=table).update(deadline=None)
     page = new_page(person, viewport=VIEWPORTS["landscape"])

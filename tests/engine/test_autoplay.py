@@ -7,7 +7,16 @@ from __future__ import annotations
 from games.engine.autoplay import auto_move, choose_discard, connections
 from games.engine.deck import deal_from_deck, shuffled_deck
 from games.engine.fairness import verify_hand
-from games.engine.hand import PHASE_DRAW, PHASE_OVER, can_finish, declare_pairs, discard, draw, finish, show_indicator
+from games.engine.hand import (
+    PHASE_DRAW,
+    PHASE_OVER,
+    can_finish,
+    declare_pairs,
+    discard,
+    draw,
+    finish,
+    show_indicator,
+)
 from games.engine.replay import replay
 from games.engine.rules import RuleSet
 from games.engine.tiles import parse_tile, parse_tiles

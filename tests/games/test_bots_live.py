@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services, tasks
+from games import practice, services, tasks
 from games.models import Hand, Match, MatchPlayer, Move
 from salons.models import Seat
 
@@ -31,7 +31,7 @@ def a_salon():
 
 def test_a_practice_table_seats_three_bots_and_starts_at_once():
     player = make_user("Pratikçi")
-    table = services.start_practice(user=player)
+    table = practice.start_practice(user=player)
     match = Match.objects.get(table=table)
     seats = list(MatchPlayer.objects.filter(match=match).select_related("user").order_by("seat"))
     assert [s.user.is_bot for s in seats] == [False, True, True, True]
@@ -44,7 +44,7 @@ def test_a_practice_table_seats_three_bots_and_starts_at_once():
 
 def test_bots_play_their_turns_through_the_services_after_a_short_pause():
     player = make_user("Pratikçi")
-    table = services.start_practice(user=player)
+    table = practice.start_practice(user=player)
     hand = Hand.objects.get(match__table=table)
     turns = 0
     while hand.status == Hand.Status.PLAYING and turns < 200:

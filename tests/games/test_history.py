@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import selectors, services
+from games import practice, selectors, services
 from games.engine import hand as engine_hand
 from games.engine.rules import RuleSet
 from games.models import Hand, Match, PlayerRating
@@ -207,7 +207,7 @@ def test_practice_hands_belong_to_their_player(client):
 
     make_salon()
     player = make_user()
-    table = services.start_practice(user=player)
+    table = practice.start_practice(user=player)
     hand = play_out_by_timeouts(table)
     assert hand_pages(client, hand, player) == HIDDEN
     client.force_login(make_user())

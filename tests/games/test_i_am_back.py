@@ -11,7 +11,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services, tasks
+from games import practice, services, tasks
 from games.errors import GameError
 from games.models import Hand, MatchPlayer
 from salons.models import Salon
@@ -92,7 +92,7 @@ def test_only_a_player_of_the_match_and_not_one_who_left():
 def test_a_practice_table_waits_while_its_person_is_away_and_plays_on_when_they_are_back():
     Salon.objects.get_or_create(slug="genel", defaults={"name": "Genel"})
     person = make_user("Pratikçi")
-    table = services.start_practice(user=person)
+    table = practice.start_practice(user=person)
     hand = Hand.objects.get(match__table=table)
     hand = time_out_until_away(hand, 0)
     # Away at a practice table: nothing has a deadline, so the clock plays nothing, tick after tick.
@@ -110,7 +110,7 @@ def test_a_practice_table_waits_while_its_person_is_away_and_plays_on_when_they_
 def test_a_practice_table_paused_on_a_bots_turn_resumes_with_the_bot():
     Salon.objects.get_or_create(slug="genel", defaults={"name": "Genel"})
     person = make_user("Pratikçi2")
-    table = services.start_practice(user=person)
+    table = practice.start_practice(user=person)
     hand = Hand.objects.get(match__table=table)
     hand = time_out_until_away(hand, 0)
     overdue(hand)  # the away person's turn (set overdue by hand): played, then the table waits
@@ -126,7 +126,7 @@ def test_a_practice_table_paused_on_a_bots_turn_resumes_with_the_bot():
 def test_a_move_brings_the_practice_person_back_and_the_table_plays_on():
     Salon.objects.get_or_create(slug="genel", defaults={"name": "Genel"})
     person = make_user("Pratikçi3")
-    table = services.start_practice(user=person)
+    table = practice.start_practice(user=person)
     hand = Hand.objects.get(match__table=table)
     hand = time_out_until_away(hand, 0)
     assert hand.deadline is None

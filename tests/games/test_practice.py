@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games import services
+from games import practice, services
 from games.engine import match as engine_match
 from games.models import Hand, Match, MatchPlayer, PlayerRating, PracticeTable
 from moderation.models import Sanction
@@ -54,14 +54,14 @@ def test_the_practice_flood_is_refused(a_salon):
 
 def test_leaving_and_starting_again_is_limited_per_hour():
     player = make_user("Tekrarcı")
-    for _ in range(services.PRACTICE_PER_HOUR):
-        services.start_practice(user=player)
+    for _ in range(practice.PRACTICE_PER_HOUR):
+        practice.start_practice(user=player)
         assert services.leave_practice(user=player)
     with pytest.raises(services.GameError) as refused:
-        services.start_practice(user=player)
+        practice.start_practice(user=player)
     assert refused.value.code == "too_many_practice_tables"
     PracticeTable.objects.filter(user=player).update(created_at=timezone.now() - timedelta(hours=2))
-    services.start_practice(user=player)
+    practice.start_practice(user=player)
 
 
 def test_a_banned_session_cannot_start_practice():
@@ -75,31 +75,31 @@ def test_a_banned_session_cannot_start_practice():
 
 def test_no_practice_while_a_real_match_runs():
     table, users = make_table()
-    from games.services import _start_match
+    from games.services import start_seated_match
 
-    _start_match(table=table, seats=list(Seat.objects.filter(table=table).order_by("position")))
+    start_seated_match(table=table, seats=list(Seat.objects.filter(table=table).order_by("position")))
     with pytest.raises(services.GameError) as refused:
-        services.start_practice(user=users[0])
+        practice.start_practice(user=users[0])
     assert refused.value.code == "already_playing"
 
 
 def test_a_second_click_resumes_the_same_table_and_level():
     player = make_user("Dönen")
-    first = services.start_practice(user=player, level="hard")
-    again = services.start_practice(user=player, level="easy")
+    first = practice.start_practice(user=player, level="hard")
+    again = practice.start_practice(user=player, level="easy")
     assert again.pk == first.pk
     assert services.bot_level_for(first.pk) == "hard"
 
 
 def test_a_bad_level_is_a_clear_error():
     with pytest.raises(services.GameError) as refused:
-        services.start_practice(user=make_user(), level="grandmaster")
+        practice.start_practice(user=make_user(), level="grandmaster")
     assert refused.value.code == "bad_level"
 
 
 def test_practice_is_outside_the_salons_and_never_counted(a_salon):
     player = make_user("Gizli")
-    table = services.start_practice(user=player)
+    table = practice.start_practice(user=player)
     assert table.room.salon.slug != a_salon.slug
     assert not table.room.salon.is_active
     assert [salon["slug"] for salon in salon_selectors.lobby_salons()] == ["genel"]
@@ -109,38 +109,38 @@ def test_practice_is_outside_the_salons_and_never_counted(a_salon):
 
 def test_leaving_closes_the_table_and_drops_the_match():
     player = make_user("Kaçan")
-    table = services.start_practice(user=player)
+    table = practice.start_practice(user=player)
     assert services.leave_practice(user=player)
     assert Match.objects.get(table=table).status == Match.Status.ABANDONED
     table.room.refresh_from_db()
     assert table.room.status == Room.Status.CLOSED
     assert not Seat.objects.filter(table=table, user__isnull=False).exists()
-    assert services.open_practice_of(player) is None
+    assert practice.open_practice_of(player) is None
     assert not services.leave_practice(user=player)
 
 
 def test_the_leave_button_posts_and_goes_home():
     player = make_user("Düğme")
-    services.start_practice(user=player)
+    practice.start_practice(user=player)
     response = signed_in(player).post("/practice/leave/")
     assert response.status_code == 302
-    assert services.open_practice_of(player) is None
+    assert practice.open_practice_of(player) is None
 
 
 def test_sitting_at_a_real_table_leaves_practice():
     player = make_user("Gerçekçi")
-    practice_table = services.start_practice(user=player)
+    practice_table = practice.start_practice(user=player)
     table, _users = make_table(players=[])
     seat = salon_services.take_seat(user=player, table=table, position=0)
     assert seat.user_id == player.pk
     assert Match.objects.get(table=practice_table).status == Match.Status.ABANDONED
-    assert services.open_practice_of(player) is None
+    assert practice.open_practice_of(player) is None
 
 
 def test_starting_practice_gives_up_a_waiting_seat():
     player = make_user("Bekleyen")
     table, _users = make_table(players=[player])
-    services.start_practice(user=player)
+    practice.start_practice(user=player)
     assert not Seat.objects.filter(table=table, user=player).exists()
 
 
@@ -159,7 +159,7 @@ def play_out_the_hand(table: Table) -> None:
 
 def test_a_finished_practice_match_is_unrated_and_closes_itself():
     player = make_user("Sonuncu")
-    table = services.start_practice(user=player)
+    table = practice.start_practice(user=player)
     match = Match.objects.get(table=table)
     # One point each: the first finished hand ends the match.
     state = engine_match.MatchState.from_dict(match.state)
@@ -174,6 +174,6 @@ def test_a_finished_practice_match_is_unrated_and_closes_itself():
     assert match.status == Match.Status.FINISHED
     assert not PlayerRating.objects.filter(user=player).exists()
     player.refresh_from_db()
-    assert services.open_practice_of(player) is None
+    assert practice.open_practice_of(player) is None
     table.room.refresh_from_db()
     assert table.room.status == Room.Status.CLOSED

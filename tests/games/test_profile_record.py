@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 
 from accounts.errors import ServiceError
-from games import bot_players, services, stats
+from games import bot_players, practice, services, stats
 from games.engine.rules import RuleSet
 from games.models import Hand, Match, MatchPlayer, Move
 from games.templatetags.numbers import signed
@@ -70,7 +70,7 @@ def test_hand_history_lists_the_result_and_links_to_replay_and_proof():
 
 def test_practice_never_counts():
     player = make_user("Pratikçi")
-    table = services.start_practice(user=player)
+    table = practice.start_practice(user=player)
     Match.objects.filter(table=table).update(status=Match.Status.FINISHED)
     record = stats.player_record(player)
     assert record["hands_played"] == 0 and record["matches_played"] == 0 and record["rating"] is None

@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from accounts import bots as account_bots
 from accounts.models import User
 from accounts.validators import nickname_key, validate_nickname_policy
+from games import practice
 from games.models import Match, MatchPlayer
 from salons.models import SalonStaff
 from tests.conftest import PASSWORD, make_player, make_salon
@@ -132,13 +133,12 @@ def test_bot_names_and_their_look_alikes_are_reserved(client, nickname):
 
 def test_a_person_holding_a_bot_name_is_never_seated_as_a_bot():
     """The attack of the review: someone got "BotAyla" before the bots existed."""
-    from games import services as game_services
     from tests.games.conftest import make_user
 
     User.objects.filter(username="BotAyla").delete()
     squatter = make_player("BotAyla")
     make_salon()
-    table = game_services.start_practice(user=make_user("Pratikçi"))
+    table = practice.start_practice(user=make_user("Pratikçi"))
     match = Match.objects.get(table=table)
     seated = list(MatchPlayer.objects.filter(match=match).select_related("user").order_by("seat"))
     assert squatter.pk not in {p.user_id for p in seated}
@@ -147,12 +147,11 @@ def test_a_person_holding_a_bot_name_is_never_seated_as_a_bot():
 
 def test_practice_works_for_everyone_even_with_bot_names_squatted():
     """No 500 for everyone: bots are found by is_bot, and a name a person holds is not used."""
-    from games import services as game_services
 
     User.objects.filter(is_bot=True).delete()
     squatters = {make_player(name).pk for name in account_bots.BOT_NAMES[:11]}
     make_salon()
-    table = game_services.start_practice(user=make_player("Pratikçi"))
+    table = practice.start_practice(user=make_player("Pratikçi"))
     seated = [p.user for p in MatchPlayer.objects.filter(match__table=table).select_related("user")]
     bots = [user for user in seated if user.is_bot]
     assert len(bots) == 3

@@ -10,6 +10,7 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
+from games import practice
 from salons.models import Salon
 from tests.conftest import make_player
 
@@ -55,10 +56,9 @@ def test_the_practice_card_says_play_against_bots_in_english():
 
 
 def test_a_practice_room_never_shows_the_hidden_salon_name():
-    from games import services as game_services
 
     player = make_player("Pratikte")
-    table = game_services.start_practice(user=player)
+    table = practice.start_practice(user=player)
     for language, crumb in (("tr", "Pratik"), ("en", "Practice")):
         for path in (f"/rooms/{table.room_id}/", f"/rooms/{table.room_id}/rules/"):
             html = page(path, language=language, user=player)

@@ -1,0 +1,61 @@
+"""The engine's refusals in the player's language: its codes, worded in Turkish (English through the
+catalogue), and ``engine_error`` that turns an ``EngineError`` into the site's ``GameError``. Every
+game type's ``error_codes`` must have a line here (``tests/engine/test_game_types.py``)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from games.engine.errors import EngineError
+from games.errors import GameError
+
+# Engine codes shown to users in their language; the engine's own English text is the fallback.
+ENGINE_MESSAGES = {
+    "not_your_turn": lambda: _("Sıra sizde değil."),
+    "must_draw_first": lambda: _("Önce taş çekmelisiniz."),
+    "already_drew": lambda: _("Bu turda zaten taş çektiniz."),
+    "tile_not_in_rack": lambda: _("Bu taş ıstakanızda yok."),
+    "discard_pile_empty": lambda: _("Alınacak atılmış taş yok."),
+    "invalid_finish": lambda: _("Bu taşlarla el bitmiyor."),
+    "hand_over": lambda: _("El bitti."),
+    "not_first_turn": lambda: _("Gösterge yalnızca ilk turunuzda, ilk atışınızdan önce yapılabilir."),
+    "no_indicator_tile": lambda: _("Göstergenin eşi sizde değil."),
+    "already_shown": lambda: _("Zaten gösterge yaptınız."),
+    "already_declared": lambda: _("Zaten çifte gidiyorsunuz."),
+    "option_off": lambda: _("Bu masanın kurallarında bu seçenek kapalı."),
+    "bad_source": lambda: _("Taş ortadan ya da önceki oyuncunun attığından çekilir."),
+    "bad_tile": lambda: _("Geçersiz taş."),
+    "bad_action": lambda: _("Geçersiz hamle."),
+    "bad_seat": lambda: _("Bu masada böyle bir koltuk yok."),
+    "not_shown": lambda: _("Göstergeyi yalnızca gösterge yapan oyuncu alabilir."),
+    "not_declared": lambda: _("Gösterge yalnızca çifte giden oyuncunun çiftini bağlar."),
+    "indicator_taken": lambda: _("Gösterge zaten alındı."),
+    "too_early": lambda: _("Gösterge ikinci turunuzdan itibaren alınabilir."),
+    "already_laid": lambda: _("Bu elde ilk okey zaten ortaya kondu."),
+    "need_both_okeys": lambda: _("Bunun için iki okey de ıstakanızda olmalı."),
+    # Raised only by the site's own bookkeeping (dealing, replays), never by a player's action.
+    "match_over": lambda: _("Maç bitti."),
+    "unknown_game": lambda: _("Bu masanın oyun türü bu sitede oynanmıyor."),
+    "hand_not_over": lambda: _("El hâlâ oynanıyor."),
+    "wrong_hand": lambda: _("Bu el bu maçın değil."),
+    "bad_event": lambda: _("Geçersiz hamle."),
+    "must_finish": lambda: _("Orta taşlar bitti: son atılan taşı yalnızca elinizi bitirmek için alabilirsiniz; şimdi bitirin."),
+    "pile_empty": lambda: _("Orta taşlar bitti: göstergeyi alamazsınız, yalnızca son atılan taşı bitirmek için alabilirsiniz."),
+}
+
+# Why a finish is not valid (``invalid_finish`` carries it as ``reason``: a stable code), in words.
+FINISH_REASONS = {
+    "no_valid_split": lambda tile: _("%(tile)s olmadan kalan 14 taşınız ne seri ve perlere ayrılıyor ne 7 çift oluyor.") % {"tile": tile},
+    "not_pairs": lambda tile: _("%(tile)s olmadan kalan 14 taşınız 7 çift değil (çifte gittiniz, yalnızca çiftle bitebilirsiniz).") % {"tile": tile},
+}
+
+
+def engine_error(error: EngineError) -> GameError:
+    message = ENGINE_MESSAGES.get(error.code)
+    text = message() if message else str(error)
+    details = {key: value for key, value in error.details.items() if isinstance(value, str | int | bool | None)}
+    reason = FINISH_REASONS.get(details.get("reason")) if error.code == "invalid_finish" else None
+    if reason is not None:
+        # ``reason`` stays the engine's stable code; its words follow in the user's language.
+        details["reason_message"] = reason(details.get("tile", ""))
+    return GameError(error.code, text, **details)
