@@ -187,7 +187,7 @@ if STATIC_HASHED:
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage" if STATIC_HASHED
+        "BACKEND": "okeysite.static_storage.ModuleAwareStaticFilesStorage" if STATIC_HASHED
         else "django.contrib.staticfiles.storage.StaticFilesStorage",
     },
 }

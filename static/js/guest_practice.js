@@ -1,12 +1,13 @@
 /* A visitor's practice hand (games/guest_practice.py): the server keeps the hand in its cache and
    answers each move with the seat's view after the bots' turns. Tiles are the table's own drawing
    (static/js/tiles.js). The rack is kept sorted by colour and number, okeys last. */
+import { okeyTiles } from "./tiles.js";
+
 (function () {
-  "use strict";
   const root = document.getElementById("guest");
   if (!root) return;
   const T = JSON.parse(document.getElementById("okey-strings").textContent);
-  const { fmt, words, tile, standIns } = window.OkeyTiles(T);
+  const { fmt, words, tile, standIns } = okeyTiles(T);
   const $ = (id) => document.getElementById(id);
   const csrf = root.querySelector("[name=csrfmiddlewaretoken]").value;
   const reducedMotion = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : { matches: false };

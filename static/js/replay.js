@@ -1,11 +1,12 @@
 /* Hand replay on a table: the four racks (all open: the hand is over and its deck revealed),
    every discard pile, the centre, step by step from the views the server rebuilt from the deck and
    the move log. Tiles are drawn by static/js/tiles.js, the table's own drawing. */
+import { okeyTiles } from "./tiles.js";
+
 (function () {
-  "use strict";
   const data = JSON.parse(document.getElementById("replay-data").textContent);
   const T = JSON.parse(document.getElementById("okey-strings").textContent);
-  const { fmt, words, tile, standIns } = window.OkeyTiles(T);
+  const { fmt, words, tile, standIns } = okeyTiles(T);
   const $ = (id) => document.getElementById(id);
   const root = $("replay");
   const last = data.steps.length - 1;

@@ -7,9 +7,19 @@
    ("kırmızı 5") for screen readers and messages.
 
    window.__okeyTest.log records what the page did for the player (turn sounds, ticks, vibration,
-   title changes) so browser tests can check them; it is a short list and costs nothing. */
+   title changes) so browser tests can check them; it is a short list and costs nothing.
+
+   A native ES module (no build step): the tile drawing is shared with the replay (tiles.js), and
+   the socket, the sounds, the standing (teams, score direction) and the result panel are modules
+   of their own under table/. */
+import { okeyTiles } from "./tiles.js";
+import { makeFeedback } from "./table/feedback.js";
+import { fmt, num } from "./table/format.js";
+import { makeResultPanel } from "./table/result.js";
+import { tableSocket } from "./table/socket.js";
+import { makeStanding } from "./table/standing.js";
+
 (function () {
-  "use strict";
   const root = document.getElementById("okey-table");
   if (!root) return;
   const T = JSON.parse(document.getElementById("okey-strings").textContent);
@@ -20,12 +30,9 @@
   // rack's columns in table.css (--cols). Sorting, the arrow keys and a turned phone follow it.
   function rackColumns() { return Number(getComputedStyle(root).getPropertyValue("--cols")) || 15; }
   let ROW = rackColumns();
-  const COLORS = { K: "red", S: "black", M: "blue", Y: "green" };
   const NEXT_HAND_SECONDS = Number(root.dataset.nextHandSeconds || 6);
   const $ = (id) => document.getElementById(id);
-  const fmt = (text, values) => text.replace(/%\((\w+)\)s/g, (_, key) => (values[key] ?? ""));
   const reducedMotion = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : { matches: false };
-  const baseTitle = document.title;
 
   const testLog = [];
   window.__okeyTest = { log: testLog, frames: 0, renderMs: [] };
@@ -51,114 +58,23 @@
   $("btn-colorblind").addEventListener("click", () => { settings.colorblind = !settings.colorblind; saveSettings(); });
   applySettings();
 
-  // -- sound (Web Audio: no files to load) ----------------------------------------------------
-  let audio = null;
-  // Each kind of move has its own short sound, so a player hears what happened without looking:
-  // [tones ([Hz, start s, length s]), volume, wave].
-  const SOUNDS = {
-    turn: [[[660, 0.08, 0.12], [880, 0.21, 0.16]], 0.2, "sine"],  // after the throw that gave you the turn
-    tick: [[[1200, 0, 0.05]], 0.08, "sine"],
-    discard: [[[220, 0, 0.06]], 0.16, "triangle"],          // a tile set down: a low clack
-    draw: [[[520, 0, 0.04]], 0.07, "sine"],                 // a tile picked up: a light tap
-    take: [[[330, 0, 0.05], [440, 0.05, 0.05]], 0.1, "triangle"],  // a discard taken: two taps up
-    indicator: [[[988, 0, 0.12], [1319, 0.1, 0.18]], 0.12, "sine"],
-    finish: [[[523, 0, 0.14], [659, 0.12, 0.14], [784, 0.24, 0.3]], 0.18, "sine"],
-  };
-  function beep(name) {
-    if (!settings.sound) return;
-    record("sound", name);
-    // Browsers keep audio off (and complain) until the first tap on the page: start it from then.
-    if (navigator.userActivation && !navigator.userActivation.hasBeenActive) return;
-    try {
-      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
-      if (audio.state === "suspended") audio.resume();
-      const [tones, volume, wave] = SOUNDS[name] || SOUNDS.turn;
-      for (const [freq, start, length] of tones) {
-        const osc = audio.createOscillator();
-        const gain = audio.createGain();
-        osc.type = wave;
-        osc.frequency.value = freq;
-        gain.gain.setValueAtTime(0.0001, audio.currentTime + start);
-        gain.gain.exponentialRampToValueAtTime(volume, audio.currentTime + start + 0.01);
-        gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + start + length);
-        osc.connect(gain).connect(audio.destination);
-        osc.start(audio.currentTime + start);
-        osc.stop(audio.currentTime + start + length + 0.02);
-      }
-    } catch (e) { /* no audio device: the title and the vibration still tell */ }
-  }
-  function vibrate() {
-    if (!settings.vibrate || typeof navigator.vibrate !== "function") return;
-    // Browsers refuse (and complain) before the first tap on the page.
-    if (navigator.userActivation && !navigator.userActivation.hasBeenActive) return;
-    record("vibrate", 180);
-    try { navigator.vibrate(180); } catch (e) { /* not allowed before a tap: fine */ }
-  }
-  function setTitle(mine) {
-    const title = mine ? `${T.title_your_turn} · ${baseTitle}` : baseTitle;
-    if (document.title !== title) { document.title = title; record("title", title); }
-  }
+  // -- sound, vibration and the title on your turn (table/feedback.js) -------------------------
+  const { beep, vibrate, setTitle } = makeFeedback({ settings, record, yourTurnTitle: T.title_your_turn });
 
   // -- tiles in words and as tiles: one drawing shared with the replay (static/js/tiles.js) ----
-  const tiles = window.OkeyTiles(T);
+  const tiles = okeyTiles(T);
   const tileWords = tiles.words;
   const tileElement = tiles.tile;
   const standIns = tiles.standIns;
 
-  // -- socket ---------------------------------------------------------------------------------
-  let socket = null;
-  let retry = 0;
-  function connect() {
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${tableId}/`);
-    setStatus(T.connecting, "connecting");
-    socket.onopen = () => { retry = 0; lastError = null; setStatus(T.connected, "ok"); send("chat_history"); send("watchers"); };
-    socket.onclose = (event) => {
-      setStatus(T.disconnected, "down");
-      if (closedForGood(event)) return;
-      retry = Math.min(retry + 1, 6);
-      setTimeout(connect, 300 * 2 ** retry);
-    };
-    socket.onmessage = (event) => {
-      const message = JSON.parse(event.data);
-      // A site ban comes as "banned" on every socket, with the coming close as an error would.
-      if (message.type === "error" || message.type === "banned") lastError = message;
-      handle(message);
-    };
-  }
-
-  // A 44xx close is final (docs/protocol.md: 4401 logged out, 4403 removed or banned, 4404 no such
-  // table, 4429 too many sockets): stop reconnecting and say why in words. Just before, the server
-  // sends an `error` frame with `close` set to that code and a message in the user's language.
-  // An error frame that announced a final close is kept to even when the close itself comes without
-  // its code (1006: the connection dropped before the close frame arrived).
-  let lastError = null;
-  function closedForGood(event) {
-    const final = (code) => code >= 4400 && code <= 4499;
-    const code = final(event.code) ? event.code : (lastError && final(lastError.close) ? lastError.close : null);
-    if (code === null) return false;
-    const why = lastError && lastError.close === code ? lastError.message : T.closed;
-    setStatus(why, "down");
-    root.dataset.closed = String(code);
-    root.dataset.closedReason = lastError && lastError.close === code ? lastError.code : "";
-    // Sent out (a ban, a removal, a private room): the words stay on screen until the player goes on.
-    if (code === 4403 && window.Okey) window.Okey.closedNotice(why, "/");
-    return true;
-  }
-
-  function send(type, extra) {
-    if (!socket || socket.readyState !== WebSocket.OPEN) return false;
-    const message = Object.assign({ type }, extra || {});
-    if (frame && frame.hand) message.move = frame.hand.move;
-    socket.send(JSON.stringify(message));
-    return true;
-  }
-
-  function setStatus(text, state) {
-    const el = $("conn-status");
-    el.textContent = text;
-    el.dataset.state = state;
-  }
+  // -- socket (table/socket.js): every frame goes to handle() ------------------------------------
+  const live = tableSocket({
+    tableId, T, root,
+    onMessage: (message) => handle(message),
+    onOpen: () => { send("chat_history"); send("watchers"); },
+    currentMove: () => (frame && frame.hand ? frame.hand.move : undefined),
+  });
+  const send = live.send;
 
   function handle(message) {
     if (message.type === "state") applyFrame(message);
@@ -346,10 +262,9 @@
   function playerOf(seat) { return (frame.players || []).find((p) => p.seat === seat) || {}; }
   function playerName(seat) { return playerOf(seat).nickname || "?"; }
   // Eşli: the teams the engine names (seats that share one score), or null when all play alone.
-  function teams() { return (frame.match && frame.match.standing && frame.match.standing.teams) || null; }
-  function teamOf(seat) { const all = teams(); return all ? all.findIndex((t) => t.includes(seat)) : -1; }
+  const standing = makeStanding(() => frame);
+  const { teams, teamOf } = standing;
   function teamName(team) { return teams()[team].map(playerName).join(" & "); }
-  function higherIsBetter() { return !!(frame.match && frame.match.standing && frame.match.standing.higher_is_better); }
   function amLeft() { const s = mySeat(); return s !== null && !!playerOf(s).left && frame.match && frame.match.status === "running"; }
   // Away (three turns in a row ran out): the clock plays my turns after a second until I move or
   // press "Buradayım" (services.i_am_back).
@@ -656,10 +571,9 @@
     const can = actions();
     const running = frame.match && frame.match.status === "running";
     const playing = !!(hand && hand.rack) && !amLeft();
-    $("btn-show-indicator").hidden = !can.includes("show_indicator");
-    $("btn-declare-pairs").hidden = !can.includes("declare_pairs");
-    $("btn-take-indicator").hidden = !can.includes("take_indicator");
-    $("btn-lay-okey").hidden = !can.includes("lay_first_okey");
+    // The actions a game offers beyond draw, discard and finish: a button marked with the action's
+    // name shows exactly while the frame offers it (a game type's module adds its own buttons).
+    for (const button of root.querySelectorAll("button[data-action]")) button.hidden = !can.includes(button.dataset.action);
     $("btn-discard").disabled = !can.includes("discard") || selected === null;
     $("btn-finish").disabled = !can.includes("finish") || selected === null;
     for (const id of ["btn-sort-sets", "btn-sort-pairs", "btn-discard", "btn-finish"]) $(id).hidden = !playing || hand.phase === "over";
@@ -956,184 +870,11 @@
     showMessage(error.message, "error");
   }
 
-  // -- end of hand and match ------------------------------------------------------------------
-  function groupKind(group, okey) {
-    const faces = group.filter((t) => t !== okey).map((t) => (t === "J" ? okey : t));
-    if (faces.length >= 2 && faces.every((t) => t === faces[0])) return T.group_pair;
-    const colours = new Set(faces.map((t) => t[0]));
-    const numbers = new Set(faces.map((t) => t.slice(1)));
-    if (colours.size <= 1 && numbers.size === faces.length) return T.group_run;
-    return T.group_set;
-  }
-
-  function finishHow(finish) {
-    const parts = [finish.kind === "pairs" ? T.how_pairs : T.how_sets];
-    if (finish.color) parts.push(finish.color === "ordered" ? T.how_ordered_color : T.how_color);
-    if (finish.okey_finish) parts.push(T.okey_finish);
-    return parts.join(", ");
-  }
-
-  let countdownTimer = null;
-  // A number as the result panel writes it: a real minus sign (U+2212), never a hyphen.
-  function num(n) { return n < 0 ? `\u2212${Math.abs(n)}` : String(n); }
-  function signed(n) { return n > 0 ? `+${n}` : num(n); }
-  const PART_NAMES = { finish: () => T.part_finish, indicator: () => T.part_indicator, pile_out: () => T.part_pile_out };
-
-  function showResult() {
-    const hand = frame.hand;
-    const match = frame.match || {};
-    const result = hand.result || {};
-    const dialog = $("result-dialog");
-    const body = $("result-body");
-    const nodes = [];
-    const el = (tag, className, text) => { const n = document.createElement(tag); if (className) n.className = className; if (text !== undefined) n.textContent = text; return n; };
-    const mine = mySeat();
-    // Who won is the server's word: the hand's finisher, and at the end of a match the winners it
-    // recorded (MatchPlayer.is_winner: a player who left or never played is none). Never the scores.
-    const winners = match.over ? (match.winners || []) : [];
-    const finished = result.reason === "finished" || !!result.finish;
-    let title;
-    if (match.over) {
-      if (mine !== null && winners.includes(mine)) title = teams() ? T.your_team_won_match : T.you_won_match;
-      else if (winners.length && teams()) title = fmt(T.match_won_by_team, { names: teamName(teamOf(winners[0])) });
-      else if (winners.length) title = fmt(T.match_won_by, { names: winners.map(playerName).join(", ") });
-      else title = T.match_no_winner;
-    } else if (finished && mine !== null && result.finisher === mine) title = T.you_won_hand;
-    else if (finished && mine !== null && teams() && teamOf(result.finisher) === teamOf(mine)) title = fmt(T.partner_finished, { name: playerName(result.finisher) });
-    else title = finished ? fmt(T.finished_by, { name: playerName(result.finisher) }) : T.hand_over;
-    $("result-title").textContent = title;
-    dialog.classList.toggle("won", (match.over ? winners.includes(mine) : finished && result.finisher === mine) && mine !== null);
-    if (finished) {
-      const finish = result.finish || { groups: [] };
-      const how = finishHow(finish) + (result.double_okey ? `, ${T.double_okey}` : "");
-      nodes.push(el("p", "how", result.finisher === mine ? fmt(T.you_finished_how, { how }) : fmt(T.they_finished_how, { name: playerName(result.finisher), how })));
-      // The winning hand, shown: its groups, and the tile put on the centre.
-      const reveal = el("div", "result-reveal");
-      reveal.setAttribute("aria-label", T.winning_hand);
-      const groups = el("div", "result-groups");
-      for (const group of finish.groups || []) {
-        const box = el("div", "result-group group");
-        const tiles = el("div", "tiles");
-        const stands = standIns(group, hand.okey);
-        group.forEach((tile, i) => tiles.append(tileElement(tile, hand.okey, { as: stands[i] })));
-        box.append(tiles, el("small", "", groupKind(group, hand.okey)));
-        groups.append(box);
-      }
-      reveal.append(groups);
-      if (finish.discard) {
-        const line = el("p", "finish-tile");
-        line.append(document.createTextNode(`${T.finishing_tile}: `), tileElement(finish.discard, hand.okey));
-        reveal.append(line);
-      }
-      nodes.push(reveal);
-    } else {
-      // No finisher: the pile ran out, or a shown indicator took a score to zero at the deal.
-      nodes.push(el("p", "how", result.reason === "match_over" ? T.zero_by_indicator : T.pile_out));
-    }
-    for (const seat of result.shown_indicators || []) {
-      const line = el("p", "shown");
-      line.append(...textWithTile(seat === mine ? T.my_indicator : T.feed_indicator, { name: playerName(seat) }, hand.indicator, hand.okey));
-      nodes.push(line);
-    }
-    // Every player's change, explained part by part (the server's outcome of this hand), the chips
-    // the ledger moved, the new total and, at the end of a rated match, the rating.
-    const entry = (match.history || []).find((h) => h.hand === hand.number);
-    const outcome = match.outcome && match.outcome.hand === hand.number ? match.outcome : null;
-    const chips = match.rules && match.rules.scoring === "chips";
-    const table = el("table", "result-table");
-    const head = el("tr");
-    head.append(el("th", "", T.player), el("th", "num", T.change), el("th", "num", T.total));
-    table.append(head);
-    // Eşli: one row per team (its first seat speaks for it: partners share one score).
-    const seatsInOrder = teams() ? teams().map((team) => team[0]) : [...Array(hand.players).keys()];
-    if (match.over) seatsInOrder.sort((a, b) => standing(b) - standing(a));
-    function standing(seat) {
-      const score = (entry ? entry.scores : match.scores || [])[seat] || 0;
-      return (winners.includes(seat) ? 1e6 : 0) + (higherIsBetter() ? score : -score);
-    }
-    for (const seat of seatsInOrder) {
-      const row = el("tr");
-      row.dataset.seat = String(seat);
-      if (winners.includes(seat)) row.classList.add("winner");
-      const team = teamOf(seat);
-      if (seat === mine || (team >= 0 && team === teamOf(mine))) row.classList.add("me");
-      if (team >= 0) row.dataset.team = String(team);
-      const about = outcome ? outcome.seats[seat] || {} : {};
-      const nameCell = el("td", "who");
-      nameCell.append(el("span", "name", team >= 0 ? teamName(team) : playerName(seat)));
-      // Ratings: each member's own (partners are rated as one team, but each keeps a rating).
-      for (const member of team >= 0 ? teams()[team] : [seat]) {
-        const rating = outcome && outcome.seats[member] ? outcome.seats[member].rating : null;
-        if (!rating) continue;
-        const moved = rating.after - rating.before;
-        const text = `${fmt(T.rating_change, { before: rating.before, after: rating.after })}\u00a0(${signed(moved)})`;
-        const line = el("small", "rating", team >= 0 ? `${playerName(member)}: ${text}` : text);
-        if (moved) line.classList.add(moved > 0 ? "up" : "down");
-        nameCell.append(line);
-      }
-      const delta = entry ? entry.deltas[seat] : null;
-      const total = entry ? entry.scores[seat] : (match.scores || [])[seat];
-      const deltaCell = el("td", "num delta");
-      if (delta !== null && delta !== undefined) {
-        // At a chip table the chips are what the ledger moved for this hand (a bot pays and gets none).
-        const paid = chips && outcome ? (about.chips === null || about.chips === undefined ? 0 : about.chips) : delta;
-        deltaCell.append(el("b", "", chips ? fmt(T.chips_won, { n: signed(paid) }) : (delta ? signed(delta) : "0")));
-        const moved = chips ? paid : delta;
-        const good = higherIsBetter() ? moved > 0 : moved < 0;
-        if (moved) deltaCell.classList.add(good ? "up" : "down");
-        const parts = about.parts || [];
-        const why = el("small", "parts", parts.length
-          ? parts.map((p) => `${PART_NAMES[p.why] ? PART_NAMES[p.why]() : p.why}\u00a0${signed(p.points)}`).join(" · ")
-          : T.no_change);
-        deltaCell.append(why);
-      }
-      if (about.chips !== null && about.chips !== undefined && !chips) {
-        deltaCell.append(el("small", "chips", fmt(T.chips_won, { n: signed(about.chips) })));
-      }
-      row.append(nameCell, deltaCell, el("td", "num", total === undefined ? "" : (chips ? signed(total) : num(total))));
-      table.append(row);
-    }
-    nodes.push(table);
-    const next = el("p", "what-next");
-    if (match.over) {
-      const prizes = match.prizes || [];
-      if (Array.isArray(prizes) && prizes.some((p) => p)) {
-        nodes.push(el("p", "", `${T.prizes}: ${prizes.map((p, s) => `${playerName(s)} ${num(p)}`).join(", ")}`));
-      }
-      if (root.dataset.tournamentUrl) {
-        next.append(document.createTextNode(`${T.what_next_tournament} `));
-        const back = el("a", "", T.tournament_link);
-        back.href = root.dataset.tournamentUrl;
-        next.append(back);
-      } else if (isSeatedAtTable()) next.textContent = T.what_next_match;
-    } else {
-      const ends = Date.now() + NEXT_HAND_SECONDS * 1000;
-      clearInterval(countdownTimer);
-      const tick = () => {
-        const left = Math.max(0, Math.ceil((ends - Date.now()) / 1000));
-        next.textContent = fmt(T.what_next_hand, { n: left });
-        if (!left) clearInterval(countdownTimer);
-      };
-      tick();
-      countdownTimer = setInterval(tick, 500);
-      next.classList.add("countdown");
-    }
-    if (next.textContent) nodes.push(next);
-    const links = el("p", "result-links");
-    const replay = el("a", "", T.replay_link);
-    replay.href = `/hands/${hand.id}/`;
-    const proof = el("a", "", T.proof_link);
-    proof.href = `/hands/${hand.id}/proof.json`;
-    links.append(replay, proof);
-    nodes.push(links);
-    body.replaceChildren(...nodes);
-    const seated = isSeatedAtTable();
-    // A tournament seats its own tables: no rematch there.
-    $("btn-rematch").hidden = !(match.over && seated && !root.dataset.tournamentUrl);
-    $("btn-result-leave").hidden = !(match.over && seated);
-    if (typeof dialog.showModal === "function" && !dialog.open) dialog.showModal();
-    ($("btn-rematch").hidden ? $("result-close") : $("btn-rematch")).focus({ preventScroll: true });
-  }
+  // -- end of hand and match (table/result.js) ----------------------------------------------------
+  const { showResult } = makeResultPanel({
+    T, root, currentFrame: () => frame, mySeat, playerName, standing, tiles, textWithTile, isSeatedAtTable,
+    nextHandSeconds: NEXT_HAND_SECONDS,
+  });
 
   function isSeatedAtTable() { return !!(frame.table && (frame.table.seats || []).some((s) => s.nickname === me)); }
 
@@ -1519,5 +1260,5 @@
   window.__okeyTest.applyFrame = (next) => applyFrame(next); // bench/table_render.py replays frames
   // Watchers say they are still there (the count shown to everyone); players ask for the figure.
   setInterval(() => send("watchers"), 30000);
-  connect();
+  live.connect();
 })();

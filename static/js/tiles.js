@@ -1,15 +1,13 @@
 /* One drawing of a tile, shared by the table (static/js/table.js) and the replay
-   (static/js/replay.js): both pages load this script first and call OkeyTiles(strings) with the
-   texts of games/views.py table_strings.
+   (static/js/replay.js) and the guest practice hand: each imports ``okeyTiles`` (a native ES module)
+   and calls it with the texts of games/views.py table_strings.
 
    No tile notation ("K5") ever reaches visible text: tiles are drawn as tiles, and named in words
    ("kırmızı 5") for screen readers and messages. */
-(function () {
-  "use strict";
-  const COLORS = { K: "red", S: "black", M: "blue", Y: "green" };
+const COLORS = { K: "red", S: "black", M: "blue", Y: "green" };
   const fmt = (text, values) => text.replace(/%\((\w+)\)s/g, (_, key) => (values[key] ?? ""));
 
-  window.OkeyTiles = function (T) {
+export function okeyTiles(T) {
     // Tiles in words ("kırmızı 7"), never in notation.
     function words(notation, okey) {
       if (!notation) return "";
@@ -87,5 +85,4 @@
     }
 
     return { COLORS, fmt, words, tile, standIns };
-  };
-})();
+  }

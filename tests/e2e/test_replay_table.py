@@ -86,11 +86,13 @@ def test_replay_and_table_share_one_tile_drawing(new_page, asgi_live_server):
     hand = finished_hand(person)
     page = new_page(person, viewport=VIEWPORTS["desktop"])
     page.goto(f"/hands/{hand.pk}/")
-    assert page.evaluate("() => typeof window.OkeyTiles") == "function"
-    scripts = page.evaluate("() => [...document.scripts].map((s) => s.src.split('/').pop())")
-    assert scripts.index("tiles.js") < scripts.index("replay.js")
+    # replay.js is a module that imports the table's own tiles.js (static/js/tiles.js).
+    assert page.evaluate("() => [...document.scripts].filter((s) => s.type === 'module').map((s) => s.src.split('/').pop())") \
+        == ["replay.js"]
+    page.wait_for_function("() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/js/tiles.js'))")
     # The same drawing as the table's: the same classes and words for the okey and a false joker.
-    drawn = page.evaluate("""() => { const t = window.OkeyTiles(JSON.parse(document.getElementById('okey-strings').textContent));
+    drawn = page.evaluate("""async () => { const { okeyTiles } = await import('/static/js/tiles.js');
+      const t = okeyTiles(JSON.parse(document.getElementById('okey-strings').textContent));
       const o = t.tile('K5', 'K5'); const j = t.tile('J', 'K5');
       return [o.className, o.getAttribute('aria-label'), j.className, j.querySelector('.as-value').textContent]; }""")
     assert drawn == ["tile red okey", "kırmızı 5 (okey)", "tile joker as-red", "5"]

@@ -51,10 +51,10 @@ def test_the_replay_page_draws_tiles_with_the_tables_script(finished, client):
     users, hand = finished
     client.force_login(users[0])
     page = client.get(f"/hands/{hand.id}/").content.decode()
-    assert page.index("js/tiles.js") < page.index("js/replay.js")
+    assert 'type="module"' in page and "js/replay.js" in page
     replay = (ROOT / "static/js/replay.js").read_text()
     table = (ROOT / "static/js/table.js").read_text()
     # One drawing: neither page script draws a tile itself.
     for script in (replay, table):
         assert "okey-badge" not in script and "as-value" not in script
-        assert "OkeyTiles(" in script
+        assert 'import { okeyTiles } from "./tiles.js";' in script and "okeyTiles(T)" in script
