@@ -50,6 +50,8 @@ def _rule_form_field(name: str, default: Any) -> forms.Field:
         field.widget.attrs["data-presets"] = " ".join(sorted(option.presets))
     if option.fixed_by_preset:
         field.widget.attrs["data-fixed-by"] = " ".join(sorted(option.fixed_by_preset))
+    if option.table_sizes is not None:
+        field.widget.attrs["data-players"] = " ".join(str(size) for size in sorted(option.table_sizes))
     return field
 
 

@@ -55,6 +55,8 @@ class RuleOption:
     interpretation: bool = False
     # Set by the preset itself (e.g. chips always plays with at most one okey per set).
     fixed_by_preset: frozenset[str] = frozenset()
+    # The table sizes the option is played at; None = both (eşli needs four).
+    table_sizes: frozenset[int] | None = None
 
 
 RULE_OPTIONS: dict[str, RuleOption] = {
@@ -156,6 +158,7 @@ RULE_OPTIONS: dict[str, RuleOption] = {
             "Yalnızca 4 kişilik masada, puanla oynanır."
         ),
         presets=frozenset({COUNTDOWN, PENALTY}),
+        table_sizes=frozenset({4}),
         interpretation=True,
     ),
 }

@@ -1,19 +1,24 @@
-/* Room form: show only the rule options that matter for the chosen scoring preset. Which preset an
-   option belongs to comes from the server (data-presets / data-fixed-by, from the rule catalogue). */
+/* Room form: show only the rule options that matter for the chosen scoring preset and table size.
+   Which preset and size an option belongs to comes from the server (data-presets / data-fixed-by /
+   data-players, from the rule catalogue). */
 (function () {
   "use strict";
   var form = document.querySelector("[data-room-form]");
   if (!form) { return; }
   var scoring = form.querySelector('[name="rule_scoring"]');
+  var players = form.querySelector('[name="rule_players"]');
   var privateBox = form.querySelector('[name="is_private"]');
   var password = form.querySelector('[name="password"]');
 
   function update() {
     var preset = scoring ? scoring.value : "";
-    form.querySelectorAll("[data-presets], [data-fixed-by]").forEach(function (input) {
+    var size = players ? players.value : "";
+    form.querySelectorAll("[data-presets], [data-fixed-by], [data-players]").forEach(function (input) {
       var wanted = (input.dataset.presets || "").split(" ").filter(Boolean);
       var fixed = (input.dataset.fixedBy || "").split(" ").filter(Boolean);
-      var hide = (wanted.length && wanted.indexOf(preset) === -1) || fixed.indexOf(preset) !== -1;
+      var sizes = (input.dataset.players || "").split(" ").filter(Boolean);
+      var hide = (wanted.length && wanted.indexOf(preset) === -1) || fixed.indexOf(preset) !== -1 ||
+        (sizes.length && size && sizes.indexOf(size) === -1);
       input.closest(".field").hidden = !!hide;
       // An option of another preset is refused by the server: a hidden box must not stay ticked.
       if (hide && input.type === "checkbox") { input.checked = false; }

@@ -207,3 +207,24 @@ def test_in_english(new_page):
     expect(dialog.locator("#result-title")).to_have_text("Your team won the match!")
     expect(dialog.locator("tr.winner .name")).to_have_text(f"{names[0]} & {names[2]}")
     team_scores(page, 2, 0, us="Your team", them="Other team")
+
+
+def test_the_room_form_offers_eşli_only_at_a_table_of_four_for_points(new_page, asgi_live_server):
+    from salons.models import Salon
+
+    salon, _ = Salon.objects.get_or_create(slug="genel", defaults={"name": "Genel"})
+    page = new_page(make_user("Kurucu"), viewport=VIEWPORTS["portrait"])
+    page.goto(f"/salons/{salon.slug}/rooms/new/")
+    partners = page.locator('[name="rule_partners"]')
+    field = page.locator(".field", has=partners)
+    expect(field).to_be_visible()
+    page.select_option('[name="rule_players"]', "2")
+    expect(field).to_be_hidden()
+    page.select_option('[name="rule_players"]', "4")
+    expect(field).to_be_visible()
+    partners.check()
+    page.select_option('[name="rule_scoring"]', "chips")
+    expect(field).to_be_hidden()
+    assert not partners.is_checked(), "a hidden option never stays on"
+    page.select_option('[name="rule_scoring"]', "penalty")
+    expect(field).to_be_visible()
