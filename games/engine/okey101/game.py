@@ -1,0 +1,99 @@
+"""``Okey101``: 101 Okey behind the ``GameType`` protocol (games.engine.game_types).
+
+Not registered: the site side (room form, table module, messages for the error codes) comes later,
+and registering now would offer an unfinished game. Left out on purpose: ``bot_move``,
+``verify_hand`` and ``commitment`` (the fair-deal check) and ``replay_steps``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from ..errors import EngineError
+from ..scoring import Scoring
+from ..tiles import Tile, format_tile
+from . import hand, match
+from .rules import GAME, Rules101
+
+
+class Okey101:
+    """101 Okey (RULES.md "101 Okey"): 21/22 tiles, melds on the table, penalty points, low wins."""
+
+    name: ClassVar[str] = GAME
+    actions: ClassVar[tuple[str, ...]] = ("turn",)
+    error_codes: ClassVar[tuple[str, ...]] = (
+        # a player's turn
+        "not_your_turn", "hand_over", "bad_seat", "bad_turn", "bad_action", "bad_tile", "bad_meld",
+        "no_draw_first_turn", "must_draw", "discard_pile_empty", "pile_empty", "tile_not_in_rack",
+        "already_opened", "not_opened", "mixed_opening", "wrong_kind", "opening_too_low", "no_such_meld",
+        "not_layable", "bad_swap", "layoff_limit", "discard_unused", "must_discard",
+        # the rules
+        "unknown_option", "bad_option",
+        # the site's own bookkeeping
+        "match_over", "hand_not_over", "wrong_hand",
+    )
+
+    def rules(self, data: dict[str, Any]) -> Rules101:
+        return Rules101.from_dict({key: value for key, value in data.items() if key != "game"})
+
+    def stored_rules(self, rules: Rules101) -> dict[str, Any]:
+        return {"game": GAME, **rules.to_dict()}
+
+    def start_match(self, rules: Rules101, *, seed: Any = None) -> match.Match101:
+        return match.start_match(rules, seed=seed)
+
+    def match_from_dict(self, data: dict[str, Any]) -> match.Match101:
+        return match.Match101.from_dict(data)
+
+    def deal(self, match_state: match.Match101, *, seed: Any = None) -> hand.Hand101:
+        return match.start_next_hand(match_state, seed=seed)
+
+    def deal_from_deck(self, tiles: Sequence[Tile], rules: Rules101, *, starting_seat: int,
+                       ending_shows: Sequence[int] = ()) -> hand.Hand101:
+        """``ending_shows`` is classic Okey's (a shown indicator ending a countdown match): 101 has none."""
+        return hand.deal_from_deck(tiles, rules, starting_seat=starting_seat)
+
+    def hand_from_dict(self, data: dict[str, Any]) -> hand.Hand101:
+        return hand.Hand101.from_dict(data)
+
+    def legal_actions(self, state: hand.Hand101, seat: int) -> list[str]:
+        return hand.legal_actions(state, seat)
+
+    def apply(self, state: hand.Hand101, seat: int, action: str, **args: Any) -> hand.Hand101:
+        """``apply(state, seat, "turn", turn={...})`` or the turn's keys as arguments."""
+        if action != "turn":
+            raise EngineError(f"unknown action {action!r}", code="bad_action", action=repr(action))
+        turn = args["turn"] if set(args) == {"turn"} else args
+        return hand.apply_turn(state, seat, turn)
+
+    def view_for(self, state: hand.Hand101, seat: int | None) -> dict[str, Any]:
+        return hand.view_for(state, seat)
+
+    def clock_move(self, state: hand.Hand101, seat: int) -> hand.Hand101:
+        """Draw from the pile and discard a tile that costs no penalty when there is one; never opens."""
+        return hand.clock_move(state, seat)
+
+    def scoring(self, rules: Rules101) -> Scoring:
+        return match.scoring_for(rules)
+
+    def record_hand(self, match_state: match.Match101, state: hand.Hand101) -> match.Match101:
+        return match.record_hand(match_state, state)
+
+    def public_match(self, match_state: match.Match101) -> dict[str, Any]:
+        return match_state.public()
+
+    def live_scores(self, match_state: match.Match101, state: hand.Hand101) -> list[int]:
+        return match.live_scores(match_state, state)
+
+    def is_over(self, match_state: match.Match101) -> bool:
+        return match.is_over(match_state)
+
+    def winners(self, match_state: match.Match101) -> list[int]:
+        return match.winners(match_state)
+
+    def hand_deltas(self, state: hand.Hand101) -> list[int]:
+        return list(state.result.scores) if state.result is not None else [0] * state.players
+
+    def public_deck(self, state: hand.Hand101) -> list[str]:
+        return [format_tile(tile) for tile in state.deck]
