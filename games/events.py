@@ -192,7 +192,10 @@ def publish_hand(hand_id: int, *, since: int, snapshot: Snapshot | None = None) 
         players, seats = selectors.players_and_seats(match)
     table_id = match.table_id
     # Parsed once for the five frames of this move (four seats and the watchers).
-    parsed = {"match_state": selectors.game_of(match).match_from_dict(match.state), "hand_state": hand_state}
+    game = selectors.game_of(match)
+    parsed = {"match_state": game.match_from_dict(match.state), "hand_state": hand_state}
+    # What every seat and watcher sees of the match is the same for the five frames: built once.
+    parsed["public_match"] = game.public_match(parsed["match_state"])
     if hand_state.is_over and parsed["match_state"].hands_played > hand.number:
         # The hand's explained result, read once for the five frames (games.outcome).
         from games.outcome import hand_outcome

@@ -87,11 +87,12 @@ FEED_LENGTH = 80
 def table_frame(*, match: Match, hand: Hand | None, seat: int | None,
                 players: list[dict[str, Any]] | None = None, since: int | None = None,
                 match_state: Any = None, hand_state: Any = None, with_feed: bool = False,
-                outcome: dict[str, Any] | None = None) -> dict[str, Any]:
+                outcome: dict[str, Any] | None = None, public_match: dict[str, Any] | None = None) -> dict[str, Any]:
     """One ``state`` frame for a seat (or a spectator when ``seat`` is None).
 
-    ``match_state`` / ``hand_state``: the parsed ``match.state`` / ``hand.state``, when the caller
-    builds several frames of one move (parsing a hand's JSON is most of a frame's cost).
+    ``match_state`` / ``hand_state``: the parsed ``match.state`` / ``hand.state``, and
+    ``public_match`` its public part, when the caller builds several frames of one move (parsing a
+    hand's JSON is most of a frame's cost).
     """
     game = game_of(match)
     match_state = match_state if match_state is not None else game.match_from_dict(match.state)
@@ -101,7 +102,8 @@ def table_frame(*, match: Match, hand: Hand | None, seat: int | None,
             "id": match.id,
             "status": match.status,
             "turn_seconds": match.turn_seconds,
-            **game.public_match(match_state),
+            # Shared by the frames of one move (``events.publish_hand``); spread, never changed.
+            **(public_match if public_match is not None else game.public_match(match_state)),
         },
         "players": players if players is not None else players_public(match),
         "hand": None,
