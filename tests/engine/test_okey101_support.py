@@ -14,6 +14,7 @@ import pytest
 
 from games.engine.errors import EngineError
 from games.engine.okey101.hand import Hand101, TableMeld, apply_turn, new_hand
+from games.engine.okey101.melds import read_meld
 from games.engine.okey101.rules import Rules101
 from games.engine.tiles import full_set, parse_tile, parse_tiles
 
@@ -72,7 +73,6 @@ def table(
         state.discard_log.append([seat, parse_tile(tile), -1])
         state.takeable = True
     for index, ((owner, _), tiles) in enumerate(zip(melds, meld_tiles, strict=True), start=1):
-        from games.engine.okey101.melds import read_meld
         state.melds.append(TableMeld(index, owner, read_meld(tiles, state.okey).kind, tuple(tiles)))
     state.next_meld_id = len(melds) + 1
     for seat, (kind, total) in (opened or {}).items():

@@ -539,7 +539,10 @@ def apply_turn(state: Hand101, seat: int, turn: dict[str, Any]) -> Hand101:
         event["took"] = format_tile(taken)
     new.events.append(event)
 
-    if finishing:
+    # Rule 12: all four opened with pairs cancels the hand, even when this turn also finishes it.
+    if all(opened == PAIRS for opened in new.opened):
+        _end(new, Result101(reason=CANCELLED, scores=(0,) * PLAYERS))
+    elif finishing:
         okey_finish = tile == new.okey
         _end(new, Result101(
             reason=FINISHED, finisher=seat, okey_finish=okey_finish, pairs_finish=new.opened[seat] == PAIRS,
@@ -547,8 +550,6 @@ def apply_turn(state: Hand101, seat: int, turn: dict[str, Any]) -> Hand101:
             scores=tuple(scoring.hand_scores(new.racks, new.opened, new.okey, new.rules, finisher=seat,
                                              okey_finish=okey_finish, elden=elden, penalties=new.penalties)),
         ))
-    elif all(opened == PAIRS for opened in new.opened):
-        _end(new, Result101(reason=CANCELLED, scores=(0,) * PLAYERS))
     elif source == PILE and not new.pile:
         _end(new, Result101(reason=PILE_OUT, scores=tuple(scoring.hand_scores(
             new.racks, new.opened, new.okey, new.rules, finisher=None, penalties=new.penalties))))
