@@ -26,8 +26,10 @@ def seat1_discards(tile: str, rack: str = "S8 M3 K6 K2", rules: Rules101 | None 
 def test_rule9_discarding_a_wild_okey_costs_101_written_with_its_reason():
     after = seat1_discards("K6")
     assert after.penalties == [{"seat": 1, "reason": OKEY_DISCARD, "tile": "K6", "points": 101, "move": 1}]
-    assert view_for(after, 3)["penalties"] == after.penalties
     assert after.events[-1]["penalties"] == after.penalties
+    # The table is told at once, tile and all; later the covered discard is no longer named.
+    assert view_for(after, 3)["last_turn"]["penalties"] == after.penalties
+    assert view_for(after, 3)["penalties"] == [{"seat": 1, "reason": OKEY_DISCARD, "points": 101, "move": 1}]
 
 
 def test_rule9_discarding_an_islek_tile_costs_101_also_before_opening():

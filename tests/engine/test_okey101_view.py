@@ -20,11 +20,16 @@ SECRETS = ("pile", "deck", "racks", "discard_log", "events", "seed")
 
 
 def secret_faces(state: Hand101, seat: int | None) -> set[str]:
-    """Faces the seat cannot know: those that lie only in other racks or in the pile."""
+    """Faces the seat cannot know: those that lie only in other racks, in the pile or under the top of
+    a discard pile (a pairs opener sees every discard)."""
     public = {state.indicator, state.okey, *(t for meld in state.melds for t in meld.tiles),
-              *(tile for _, tile, _ in state.discard_log)}
+              *(pile[-1] for pile in state.discards if pile)}
+    if seat is not None and state.opened[seat] == PAIRS:
+        public |= {tile for _, tile, _ in state.discard_log}
+    hidden_discards = {t for pile in state.discards for t in pile[:-1]}
     own = set(state.racks[seat]) if seat is not None else set()
     hidden = {t for other, rack in enumerate(state.racks) if other != seat for t in rack} | set(state.pile)
+    hidden |= hidden_discards
     return {format_tile(face) for face in hidden - public - own}
 
 
@@ -99,3 +104,17 @@ def test_rule15_after_an_opening_the_turn_seen_by_others_names_only_table_tiles(
     for seat in (None, 0, 2, 3):
         view = assert_private(after, seat)
         assert view["last_turn"]["draw"] == "pile" and "K13" not in tiles_in(view["last_turn"])
+
+
+def test_rule15_a_penalised_discard_once_covered_is_no_longer_named_to_the_table():
+    state = table([None, "S8 K2 M3", "M9 M10 Y2", None], turn=1, pile_top="Y13 Y12", melds=[(0, "S5 S6 S7")],
+                  opened={0: (MELDS, 110)})
+    state = apply_turn(state, 1, {"draw": "pile", "discard": "S8"})          # işlek: +101
+    assert view_for(state, 0)["last_turn"]["penalties"][0]["tile"] == "S8"   # the table is told at once
+    state = apply_turn(state, 2, {"draw": "pile", "discard": "Y2"})
+    for seat in (3, 0):
+        state = apply_turn(state, seat, {"draw": "pile", "discard": format_tile(state.racks[seat][0])})
+    state = apply_turn(state, 1, {"draw": "pile", "discard": "K2"})          # S8 is covered now
+    view = assert_private(state, 3)
+    assert view["discard_tops"][1] == "K2"
+    assert view["penalties"][0] == {"seat": 1, "reason": "islek", "points": 101, "move": 1}

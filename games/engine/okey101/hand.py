@@ -582,6 +582,10 @@ def meld_public(meld: TableMeld, okey: Tile) -> dict[str, Any]:
             "value": reading.value, "stands_for": [format_tile(t) for t in reading.stands_for]}
 
 
+def _penalty_public(penalty: dict[str, Any], with_tile: bool) -> dict[str, Any]:
+    return {key: value for key, value in penalty.items() if with_tile or key != "tile"}
+
+
 def view_for(state: Hand101, seat: int | None) -> dict[str, Any]:
     """What ``seat`` may know; None is a watcher (no rack). JSON-ready, tiles in notation.
 
@@ -614,7 +618,10 @@ def view_for(state: Hand101, seat: int | None) -> dict[str, Any]:
         "opened": list(state.opened),
         "opening_totals": list(state.opening_totals),
         "opening_needed": opening_needed(state),
-        "penalties": [dict(penalty) for penalty in state.penalties],
+        # Who paid 101 and why; the tile only while it is the top of a pile (``last_turn``) or for a
+        # pairs opener, who sees every discard anyway: a covered discard is nobody else's to see.
+        "penalties": [_penalty_public(penalty, seat is not None and state.opened[seat] == PAIRS)
+                      for penalty in state.penalties],
         "last_turn": next((dict(event) for event in reversed(state.events) if event["type"] == "turn"), None),
         "discard_history": None,
         "actions": legal_actions(state, seat) if seat is not None else [],
