@@ -10,12 +10,19 @@
    title changes) so browser tests can check them; it is a short list and costs nothing.
 
    A native ES module (no build step): the tile drawing is shared with the replay (tiles.js), and
-   the socket, the sounds, the standing (teams, score direction) and the result panel are modules
-   of their own under table/. */
+   the socket, the sounds, the standing (teams, score direction), the seats, the move feed, the chat
+   (with the player card) and the result panel are modules of their own under table/, each a
+   factory given what it reads of this script's state as functions (`currentFrame: () => frame`).
+   The rack (its slots, layout, selection, drag and keys) stays here: its state (slots, selected,
+   pendingFinish, drag, the row width) is read and written by the frame, the buttons, the error
+   messages and the motion alike, and moving it out would need one large shared state object. */
 import { okeyTiles } from "./tiles.js";
+import { makeChat } from "./table/chat.js";
+import { makeFeed } from "./table/feed.js";
 import { makeFeedback } from "./table/feedback.js";
 import { fmt, num } from "./table/format.js";
 import { makeResultPanel } from "./table/result.js";
+import { makeSeats } from "./table/seats.js";
 import { tableSocket } from "./table/socket.js";
 import { makeStanding } from "./table/standing.js";
 
@@ -41,7 +48,7 @@ import { makeStanding } from "./table/standing.js";
   // -- settings, remembered in this browser ---------------------------------------------------
   const settings = Object.assign({ sound: true, vibrate: true, colorblind: false },
     readJSON("okey-settings", {}));
-  let muted = new Set(readJSON("okey-muted", []));
+  const muted = new Set(readJSON("okey-muted", []));
   function readJSON(key, fallback) {
     try { const value = JSON.parse(localStorage.getItem(key) || "null"); return value === null ? fallback : value; }
     catch (e) { return fallback; }
@@ -272,76 +279,13 @@ import { makeStanding } from "./table/standing.js";
 
   function textSpan(className, text) { const el = document.createElement("span"); el.className = className; el.textContent = text; return el; }
 
-  function badge(text, kind) {
-    const el = document.createElement("span");
-    el.className = `tag tag--${kind}`;
-    el.textContent = text;
-    return el;
-  }
-
-  function nameButton(nickname, bot) {
-    const name = document.createElement("button");
-    name.type = "button";
-    name.className = "name";
-    name.textContent = nickname;
-    name.title = nickname;  // a narrow seat cuts a long name short
-    name.dataset.nickname = nickname;
-    name.addEventListener("click", () => openCard(nickname, bot));
-    return name;
-  }
-
-  // A face for every nickname, with nothing to upload: its initials on a colour drawn from a hash
-  // of the nickname (case-blind, as nicknames are), the same for everyone on every page.
+  // -- the seat boxes (table/seats.js): faces, names, counts, markers, the seats before a match --
+  // A face for every nickname (the seats and the player card) is cased in the page's language.
   const lang = document.documentElement.lang || "tr";
-  function avatarHue(nickname) {
-    let hash = 0x811c9dc5;  // FNV-1a
-    for (const char of nickname.toLocaleLowerCase(lang)) {
-      hash ^= char.codePointAt(0);
-      hash = Math.imul(hash, 0x01000193) >>> 0;
-    }
-    return hash % 360;
-  }
-  function initials(nickname) {
-    // "Deniz Yıldız", "deniz_yildiz", "DenizYıldız" → "DY"; "Ayşe" → "AY".
-    const words = nickname.replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2").split(/[\s._-]+/).filter(Boolean);
-    const letters = words.length > 1 ? [Array.from(words[0])[0], Array.from(words[1])[0]] : Array.from(words[0] || "?").slice(0, 2);
-    return letters.join("").toLocaleUpperCase(lang);
-  }
-  // Worked out once per nickname: the seats are drawn again on every frame, and locale-aware case
-  // mapping is slow enough to show in bench/table_render.py.
-  const faces = new Map();
-  function faceOf(nickname) {
-    let face = faces.get(nickname);
-    if (!face) { face = { hue: String(avatarHue(nickname)), initials: initials(nickname) }; faces.set(nickname, face); }
-    return face;
-  }
-  function avatar(nickname, bot) {
-    const face = document.createElement("span");
-    face.className = "avatar";
-    face.setAttribute("aria-hidden", "true");  // the name beside it says who
-    const { hue, initials: letters } = faceOf(nickname);
-    face.style.setProperty("--hue", hue);
-    face.textContent = letters;
-    face.addEventListener("click", () => openCard(nickname, bot));
-    return face;
-  }
-
-  // A seat's tile count and score: an icon and the number, named in words for screen readers
-  // ("Istakada 14 taş", "Puan: 20") and in the tooltip.
-  function seatNumber(kind, value, label) {
-    const el = document.createElement("span");
-    el.className = kind;
-    el.setAttribute("role", "img");
-    el.setAttribute("aria-label", label);
-    el.title = label;
-    const icon = document.createElement("i");
-    icon.className = "icon";
-    const number = document.createElement("span");
-    number.className = "v";
-    number.textContent = String(value);
-    el.append(icon, number);
-    return el;
-  }
+  const { renderPlayers, faceOf } = makeSeats({
+    T, root, me, lang, currentFrame: () => frame, players, seatBox, playerOf, teamOf,
+    isOffline: (player) => isOffline(player), openCard: (nickname, bot) => openCard(nickname, bot), send,
+  });
 
   function render(previous) {
     const hand = frame.hand;
@@ -391,122 +335,6 @@ import { makeStanding } from "./table/standing.js";
   function isSeated() {
     if (mySeat() !== null && frame.match && frame.match.status === "running" && !playerOf(mySeat()).left) return true;
     return !!(frame.table && (frame.table.seats || []).some((s) => s.nickname === me));
-  }
-
-  function renderPlayers() {
-    for (const box of root.querySelectorAll(".pbox")) { box.replaceChildren(); box.classList.remove("on-turn"); delete box.dataset.seat; }
-    const hand = frame.hand;
-    const count = players();
-    for (const box of root.querySelectorAll(".pbox")) box.hidden = count === 2 && (box.dataset.rel === "1" || box.dataset.rel === "3");
-    for (const pile of root.querySelectorAll(".discard")) pile.hidden = count === 2 && (pile.dataset.rel === "1" || pile.dataset.rel === "3");
-    if (!hand) { renderSeatsBeforeMatch(); return; }
-    clearInterval(botsTimer);
-    const seats = (frame.table && frame.table.seats) || [];
-    const matchOver = frame.match && frame.match.status !== "running";
-    for (let seat = 0; seat < hand.players; seat++) {
-      const box = seatBox(seat);
-      if (!box) continue;
-      const player = playerOf(seat);
-      box.dataset.seat = String(seat);
-      box.dataset.position = String(seat);
-      box.append(avatar(player.nickname || "?", !!player.bot), nameButton(player.nickname || "?", !!player.bot));
-      const badges = document.createElement("span");
-      badges.className = "badges";
-      const team = teamOf(seat);
-      box.classList.toggle("team-a", team === 0);
-      box.classList.toggle("team-b", team === 1);
-      if (team >= 0 && hand.seat !== null && hand.seat !== undefined && seat !== hand.seat && team === teamOf(hand.seat)) {
-        badges.append(badge(T.partner, "partner"));
-      }
-      if (player.bot) badges.append(badge(T.bot, "bot"));
-      if (player.left) badges.append(badge(T.left_bot, "left"));
-      else if (player.away) badges.append(badge(T.away, "away"));
-      if (isOffline(player)) badges.append(badge(T.offline, "offline"));
-      if ((hand.declared_pairs || []).includes(seat)) badges.append(badge(T.going_pairs, "pairs"));
-      if ((hand.shown_indicators || []).includes(seat)) badges.append(badge(T.showed_indicator, "indicator"));
-      if (hand.starting_seat === seat) badges.append(badge(T.starter, "starter"));
-      if (matchOver) {
-        const mark = seats.find((s) => s.nickname === player.nickname);
-        if (mark && (mark.ready || mark.bot)) badges.append(badge(T.rematch_yes, "ready"));
-      }
-      const numbers = document.createElement("span");
-      numbers.className = "nums";
-      numbers.append(seatNumber("count", hand.rack_counts[seat], fmt(T.tiles_in_rack, { n: hand.rack_counts[seat] })));
-      const scores = (frame.match && (frame.match.live_scores || frame.match.scores)) || [];
-      // A real minus sign (U+2212) for a score below zero, as in the result panel.
-      if (scores[seat] !== undefined) numbers.append(seatNumber("score", num(scores[seat]), fmt(T.score_of, { n: num(scores[seat]) })));
-      box.append(numbers, badges);
-      if (hand.turn === seat && hand.phase !== "over") {
-        // The player to move: a ring drains around their seat and the seconds left are written
-        // big beside their name (startClock runs both). A seat the server plays (a bot, an away or
-        // gone player) gets a still ring and no count: nobody is timed there.
-        box.classList.add("on-turn");
-        const timer = document.createElement("span");
-        timer.className = "timer";
-        timer.setAttribute("aria-hidden", "true");
-        if (seat === hand.seat) timer.classList.add("mine");
-        const count = document.createElement("b");
-        count.className = "turn-count";
-        count.setAttribute("aria-hidden", "true");
-        if (seat === hand.seat) count.classList.add("mine");
-        box.append(timer, count);
-      }
-    }
-  }
-
-  let botsTimer = null;  // the countdown to the bots of a waiting table (renderSeatsBeforeMatch)
-  function renderSeatsBeforeMatch() {
-    const seats = (frame.table && frame.table.seats) || [];
-    const running = frame.table && frame.table.status === "playing";
-    const mine = seats.find((s) => s.nickname === me);
-    const base = mine ? mine.position : 0;
-    for (const seat of seats) {
-      const rel = (seat.position - base + seats.length) % seats.length;
-      const box = root.querySelector(`.pbox[data-rel="${seats.length === 2 && rel === 1 ? 2 : rel}"]`);
-      if (!box) continue;
-      box.dataset.position = String(seat.position);
-      if (seat.nickname) {
-        box.append(avatar(seat.nickname, seat.bot), nameButton(seat.nickname, seat.bot));
-        if (seat.bot) box.append(badge(T.bot, "bot"));
-        if (seat.ready) box.append(badge(`✓ ${T.ready}`, "ready"));
-        if (seat.nickname === me && !running) {
-          const leave = document.createElement("button");
-          leave.type = "button";
-          leave.className = "leave-seat";
-          leave.textContent = T.leave;
-          leave.addEventListener("click", () => send("leave"));
-          box.append(leave);
-        }
-      } else if (!mine && !running) {
-        const sit = document.createElement("button");
-        sit.type = "button";
-        sit.className = "sit";
-        sit.textContent = T.sit;
-        sit.setAttribute("aria-label", `${T.sit} ${seat.position + 1}`);
-        sit.addEventListener("click", () => send("sit", { position: seat.position }));
-        box.append(sit);
-      } else {
-        box.textContent = T.empty_seat;
-      }
-    }
-    // What the table waits for, in numbers: people to sit, then everyone's "Hazırım".
-    const seated = seats.filter((s) => s.nickname);
-    const ready = seated.filter((s) => s.ready || s.bot).length;
-    const waiting = seated.length < seats.length
-      ? fmt(T.waiting_seats, { n: seated.length, total: seats.length })
-      : fmt(T.waiting_ready, { n: ready, total: seats.length });
-    // A room that fills empty seats with bots: count down to them, as the server will.
-    clearInterval(botsTimer);
-    const botsIn = frame.table ? frame.table.bots_in : null;
-    if (typeof botsIn !== "number") { $("clock").textContent = waiting; return; }
-    const due = performance.now() + botsIn * 1000;
-    const show = () => {
-      const left = Math.max(0, Math.ceil((due - performance.now()) / 1000));
-      $("clock").textContent = `${waiting} · ${fmt(T.bots_in, { n: left })}`;
-      if (!left) clearInterval(botsTimer);
-    };
-    show();
-    botsTimer = setInterval(show, 250);  // a quarter second: the number never lags a whole second
   }
 
   function renderDiscards(okey, hand) {
@@ -689,100 +517,10 @@ import { makeStanding } from "./table/standing.js";
     vibrate();
   }
 
-  // -- the move feed ------------------------------------------------------------------------------
-  function feedLine(parts, options) {
-    const item = document.createElement("li");
-    for (const part of parts) item.append(part);
-    if (options && options.mine) item.classList.add("mine");
-    const feed = $("feed");
-    feed.append(item);
-    while (feed.children.length > 80) feed.firstChild.remove();
-    feed.scrollTop = feed.scrollHeight;
-    $("ticker").replaceChildren(...parts.map((part) => (part.cloneNode ? part.cloneNode(true) : part)));
-  }
-
-  function textWithTile(template, values, tile, okey) {
-    // "%(name)s attı: %(tile)s" → text, a small tile, text (the tile never as a code).
-    const [before, after] = template.split("%(tile)s");
-    const parts = [document.createTextNode(fmt(before, values))];
-    if (tile) parts.push(tileElement(tile, okey));
-    if (after !== undefined) parts.push(document.createTextNode(fmt(after, values)));
-    return parts;
-  }
-
-  function feedHandStart(hand) {
-    feedLine([document.createTextNode(fmt(T.feed_deal, { n: hand.number + 1, name: playerName(hand.starting_seat) }))]);
-  }
-
-  function describeEvent(event) {
-    const hand = frame.hand;
-    const okey = hand ? hand.okey : null;
-    const name = event.seat !== undefined && event.seat !== null ? playerName(event.seat) : "";
-    const mine = event.seat === mySeat();
-    // Played by the turn clock: say why (a time-out, an away player, one who left), never "the server".
-    const who = event.seat !== undefined && event.seat !== null ? playerOf(event.seat) : {};
-    const auto = event.auto ? ` ${who.left ? T.feed_auto_left : who.away ? T.feed_auto_away : T.feed_auto}` : "";
-    const line = (parts) => feedLine(parts, { mine });
-    // Your own moves are said to you ("Attınız"), everyone else's by name.
-    const say = (theirs, yours) => (mine ? T[yours] : T[theirs]);
-    switch (event.type) {
-      case "deal": break;
-      case "draw":
-        if (event.source === "discard") line(textWithTile(say("feed_took", "my_took") + auto, { name }, event.tile, okey));
-        else line([document.createTextNode(fmt(say("feed_drew", "my_drew"), { name }) + auto)]);
-        break;
-      case "discard": line(textWithTile(say("feed_threw", "my_threw") + auto, { name }, event.tile, okey)); break;
-      case "finish": line(textWithTile(say("feed_finished", "my_finished"), { name }, event.discard, okey)); break;
-      case "show_indicator": line(textWithTile(say("feed_indicator", "my_indicator"), { name }, event.tile, okey)); break;
-      case "declare_pairs": line([document.createTextNode(fmt(say("declared_pairs", "my_declared_pairs"), { name }))]); break;
-      case "take_indicator": line(textWithTile(say("feed_take_indicator", "my_take_indicator"), { name }, event.tile, okey)); break;
-      case "lay_first_okey": line(textWithTile(say("feed_lay_okey", "my_lay_okey"), { name }, event.tile, okey)); break;
-      case "pile_out": line([document.createTextNode(T.pile_out)]); break;
-      default: break;
-    }
-  }
-
-  // Each move of a hand goes into the feed once: from the frames' events and, for a page that
-  // arrives mid-hand or comes back after a lost connection, from the state's "feed" of moves so far.
-  let feedHand = null;
-  let feedMove = 0;
-  function describeNewMoves(hand, next) {
-    if (!hand) return;
-    if (hand.id !== feedHand) { feedHand = hand.id; feedMove = 0; }
-    // A page that just opened reads the moves so far silently; after that each new move is heard.
-    const quiet = feedMove === 0 && !!next.feed;
-    let sound = null;
-    for (const event of [...(next.feed || []), ...(next.events || [])]) {
-      const move = event.move || 0;
-      if (move <= feedMove) continue;
-      describeEvent(event);
-      feedMove = move;
-      sound = moveSound(event, sound);
-    }
-    if (sound && !quiet) beep(sound);
-  }
-
-  // One sound a frame: the weightiest of its new moves.
-  const SOUND_WEIGHT = { finish: 5, indicator: 4, take: 3, discard: 2, draw: 1 };
-  function moveSound(event, current) {
-    const name = { discard: "discard", finish: "finish", show_indicator: "indicator", take_indicator: "indicator",
-      lay_first_okey: "discard", draw: event.source === "discard" ? "take" : "draw" }[event.type];
-    if (!name) return current;
-    return !current || SOUND_WEIGHT[name] > SOUND_WEIGHT[current] ? name : current;
-  }
-
-  function describePlayerChanges(previous, next) {
-    if (!previous || !previous.players || !next.players || !previous.hand || !next.hand
-        || previous.match?.id !== next.match?.id) return;
-    for (const player of next.players) {
-      const before = previous.players.find((p) => p.seat === player.seat);
-      if (!before) continue;
-      if (player.left && !before.left) feedLine([document.createTextNode(fmt(T.feed_left, { name: player.nickname }))]);
-      else if (!player.left && before.left) feedLine([document.createTextNode(fmt(T.feed_returned, { name: player.nickname }))]);
-      else if (player.away && !before.away && !player.left) feedLine([document.createTextNode(fmt(T.feed_away, { name: player.nickname }))]);
-      else if (!player.away && before.away && !player.left) feedLine([document.createTextNode(fmt(T.feed_back, { name: player.nickname }))]);
-    }
-  }
+  // -- the move feed (table/feed.js) ---------------------------------------------------------------
+  const { textWithTile, feedHandStart, describeNewMoves, describePlayerChanges } = makeFeed({
+    T, tiles, currentFrame: () => frame, mySeat, playerName, playerOf, beep,
+  });
 
   // -- motion: a discard slides to its pile, a drawn tile comes from where it was taken ----------
   function centreOf(el) { const r = el.getBoundingClientRect(); return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; }
@@ -1035,227 +773,10 @@ import { makeStanding } from "./table/standing.js";
   $("btn-ready").addEventListener("click", () => send("ready"));
   $("btn-start").addEventListener("click", () => send("start", { bots: $("btn-start").dataset.bots === "true" }));
 
-  // -- side drawer (phones) and chat --------------------------------------------------------------
-  let unread = 0;
-  const side = $("side");
-  function drawerShown() { return side.classList.contains("open") || getComputedStyle($("btn-drawer")).display === "none"; }
-  function setUnread(n) { unread = n; $("chat-unread").textContent = String(n); $("chat-unread").hidden = n === 0; }
-  $("btn-drawer").addEventListener("click", () => {
-    const open = !side.classList.contains("open");
-    side.classList.toggle("open", open);
-    $("btn-drawer").setAttribute("aria-expanded", String(open));
-    if (open) setUnread(0);
+  // -- side drawer (phones), chat and its bubbles, mutes, who is online, the player card (table/chat.js)
+  const { addChat, showCard, showWatchers, showOnline, isOffline, openCard } = makeChat({
+    T, root, me, lang, muted, send, currentFrame: () => frame, renderPlayers, paintSeatClock, faceOf, showMessage,
   });
-  $("side-close").addEventListener("click", () => { side.classList.remove("open"); $("btn-drawer").setAttribute("aria-expanded", "false"); });
-
-  $("chat-form").addEventListener("submit", (event) => {
-    event.preventDefault();
-    const input = $("chat-input");
-    const text = input.value.trim();
-    if (text && send("chat", { text })) input.value = "";
-  });
-  for (const button of root.querySelectorAll("[data-say]")) button.addEventListener("click", () => send("chat", { text: button.dataset.say }));
-
-  function addChat(message, live) {
-    message = message || {};
-    const author = message.author && typeof message.author === "object" ? message.author.nickname : message.author;
-    const item = document.createElement("li");
-    item.dataset.author = author || "";
-    item.hidden = muted.has(author);
-    const who = document.createElement("b");
-    who.textContent = `${author || ""}: `;
-    item.append(who, document.createTextNode(message.text || ""));
-    const log = $("chat-log");
-    log.append(item);
-    while (log.children.length > 100) log.firstChild.remove();
-    log.scrollTop = log.scrollHeight;
-    if (live && author !== me && !item.hidden && !drawerShown()) setUnread(unread + 1);
-    if (live && !item.hidden && message.text) showBubble(author, message.text);
-  }
-
-  // -- table chat as speech bubbles at the seats --------------------------------------------------
-  // A live line shows for a few seconds as a bubble beside its author's seat (a watcher's under the
-  // top seat, with their name) and fades; the drawer keeps the history. The bubbles' layer is the
-  // felt itself, clipped to it: a line never covers the rack or its buttons.
-  function showBubble(author, text) {
-    const layer = $("bubbles");
-    const name = author ? [...root.querySelectorAll(".pbox .name")].find((b) => b.dataset.nickname === author) : null;
-    const seat = name ? name.closest(".pbox") : null;
-    const rel = seat && !seat.hidden ? seat.dataset.rel : "watcher";
-    for (const old of layer.querySelectorAll(`.bubble[data-rel="${rel}"]`)) old.remove();
-    const bubble = document.createElement("div");
-    bubble.className = "bubble";
-    bubble.dataset.rel = rel;
-    bubble.dataset.author = author || "";
-    const words = document.createElement("span");
-    words.className = "bubble__text";
-    if (rel === "watcher") {
-      const who = document.createElement("b");
-      who.textContent = `${author || ""}: `;
-      words.append(who);
-    }
-    words.append(document.createTextNode(text));
-    bubble.append(words);
-    const life = Math.min(9000, 3500 + 60 * text.length);  // long enough to read, then gone
-    bubble.style.setProperty("--life", `${life}ms`);
-    layer.append(bubble);
-    placeBubble(bubble);
-    setTimeout(() => bubble.remove(), life);
-  }
-
-  // Beside the seat where the felt has room (the top and bottom seats of a wide screen: in their own
-  // row, off the centre's tiles), else towards the centre; always inside the felt.
-  function placeBubble(bubble) {
-    const layer = $("bubbles");
-    const area = layer.getBoundingClientRect();
-    bubble.style.left = "0px";
-    bubble.style.top = "0px";
-    bubble.style.maxWidth = "";
-    const rel = bubble.dataset.rel;
-    const seat = root.querySelector(`.pbox[data-rel="${rel === "watcher" ? "2" : rel}"]`);
-    const gap = 9;
-    let own = bubble.getBoundingClientRect();
-    let x = (area.width - own.width) / 2;
-    let y = gap;
-    let side = "below";
-    if (seat && !seat.hidden) {
-      const box = seat.getBoundingClientRect();
-      const left = box.left - area.left;
-      const top = box.top - area.top;
-      const middleY = () => top + box.height / 2 - own.height / 2;
-      // The room beside a top or bottom seat, up to the discard pile in that corner.
-      const corner = { 0: "0", 2: "1", watcher: "2" }[rel];
-      const pile = corner ? root.querySelector(`.discard[data-rel="${corner}"]`) : null;
-      const room = pile && !pile.hidden ? (rel === "watcher" ? box.left - pile.getBoundingClientRect().right
-        : pile.getBoundingClientRect().left - box.right) - 2 * gap : 0;
-      if (corner && room >= 110) {
-        bubble.style.maxWidth = `min(${Math.floor(room)}px, 15rem)`;
-        own = bubble.getBoundingClientRect();
-        side = rel === "watcher" ? "left-of" : "right-of";
-        x = rel === "watcher" ? left - own.width - gap : left + box.width + gap;
-        y = middleY();
-      } else if (rel === "0") { side = "above"; x = left + box.width / 2 - own.width / 2; y = top - own.height - gap; }
-      else if (rel === "1" || rel === "3") {
-        // A side seat: beside it if that leaves the centre's tiles clear, else above it, against
-        // the felt's edge (a portrait phone's side seats sit right next to the centre).
-        const tiles = root.querySelector(".centre__tiles").getBoundingClientRect();
-        const between = (rel === "1" ? box.left - tiles.right : tiles.left - box.right) - 2 * gap;
-        if (between >= 110) {
-          bubble.style.maxWidth = `min(${Math.floor(between)}px, 15rem)`;
-          own = bubble.getBoundingClientRect();
-          side = rel === "1" ? "left-of" : "right-of";
-          x = rel === "1" ? left - own.width - gap : left + box.width + gap;
-          y = middleY();
-        } else {
-          side = "above";
-          bubble.dataset.edge = rel === "1" ? "right" : "left";
-          x = rel === "1" ? left + box.width - own.width : left;
-          y = top - own.height - gap;
-          const overTiles = x < tiles.right - area.left && x + own.width > tiles.left - area.left;
-          if (overTiles) y = Math.min(y, tiles.top - area.top - own.height - 14);  // clear of the okey's star too
-        }
-      }
-      else {
-        x = left + box.width / 2 - own.width / 2;
-        y = top + box.height + gap;
-        const under = rel === "watcher" && layer.querySelector('.bubble[data-rel="2"][data-side="below"]');
-        if (under) y = under.getBoundingClientRect().bottom - area.top + 4;
-      }
-    }
-    bubble.dataset.side = side;
-    x = Math.max(4, Math.min(x, area.width - own.width - 4));
-    y = Math.max(4, Math.min(y, area.height - own.height - 4));
-    bubble.style.left = `${Math.round(x)}px`;
-    bubble.style.top = `${Math.round(y)}px`;
-  }
-  window.addEventListener("resize", () => { for (const bubble of $("bubbles").children) placeBubble(bubble); });
-
-  function applyMutes() {
-    for (const item of $("chat-log").children) item.hidden = muted.has(item.dataset.author);
-  }
-
-  // Seated players' pages ping every 30 s; a person not heard from for a minute is offline.
-  let online = null;
-  function showOnline(names) {
-    if (!Array.isArray(names)) return;
-    online = new Set(names);
-    if (frame) { renderPlayers(); paintSeatClock(false); }
-  }
-  const pageOpenedAt = Date.now();
-  // Every open page has pinged once within 30 s: before that, a missing name proves nothing.
-  function isOffline(player) { return !!(online && Date.now() - pageOpenedAt > 35000 && player.nickname && !player.bot && !player.left && !online.has(player.nickname)); }
-
-  function showWatchers(count) {
-    const el = $("watchers");
-    el.hidden = !count;
-    el.textContent = fmt(T.watchers, { n: count });
-    el.setAttribute("aria-label", fmt(T.watchers, { n: count }));
-  }
-
-  // -- player card ------------------------------------------------------------------------------
-  const card = $("card-dialog");
-  let cardFor = null;
-  function openCard(nickname, bot) {
-    cardFor = { nickname, bot };
-    $("card-name").textContent = nickname;
-    $("card-bot").hidden = !bot;
-    $("card-avatar").style.setProperty("--hue", faceOf(nickname).hue);
-    $("card-avatar").textContent = faceOf(nickname).initials;
-    for (const id of ["card-games", "card-wins", "card-rating", "card-since"]) $(id).textContent = "…";
-    $("card-profile").href = `/players/${encodeURIComponent(nickname)}/`;
-    $("card-report").hidden = bot || nickname === me;
-    $("card-mute").hidden = nickname === me;
-    $("card-mute").textContent = muted.has(nickname) ? T.unmute : T.mute;
-    send("player_card", { nickname });
-    if (!card.open) card.showModal();
-  }
-  function showCard(data) {
-    if (!data || !cardFor || data.nickname !== cardFor.nickname) return;
-    // The record: matches played and won (with the share won), the rating, and since when.
-    $("card-games").textContent = String(data.games_played);
-    const share = data.win_rate === null || data.win_rate === undefined ? ""
-      : ` · ${new Intl.NumberFormat(lang, { style: "percent" }).format(data.win_rate / 100)}`;
-    $("card-wins").textContent = `${data.games_won ?? "–"}${share}`;
-    $("card-rating").textContent = data.rating === null ? "–" : String(data.rating);
-    const [year, month] = String(data.since || "").split("-").map(Number);
-    $("card-since").textContent = year && month
-      ? new Intl.DateTimeFormat(lang, { month: "long", year: "numeric", timeZone: "UTC" }).format(new Date(Date.UTC(year, month - 1, 1)))
-      : "–";
-    $("card-bot").hidden = !data.bot;
-    $("card-report").hidden = data.bot || data.nickname === me;
-  }
-  $("card-close").addEventListener("click", () => card.close());
-  $("card-mute").addEventListener("click", () => {
-    if (!cardFor) return;
-    if (muted.has(cardFor.nickname)) muted.delete(cardFor.nickname); else muted.add(cardFor.nickname);
-    localStorage.setItem("okey-muted", JSON.stringify([...muted]));
-    $("card-mute").textContent = muted.has(cardFor.nickname) ? T.unmute : T.mute;
-    applyMutes();
-  });
-
-  // -- reporting a player (moderation): a small form in a dialog, posted with the page's CSRF token
-  const reportDialog = $("report-dialog");
-  $("card-report").addEventListener("click", () => {
-    if (!cardFor) return;
-    card.close();
-    reportDialog.querySelector("[name=reported]").value = cardFor.nickname;
-    reportDialog.querySelector("[data-report-name]").textContent = cardFor.nickname;
-    reportDialog.showModal();
-  });
-  if (reportDialog) {
-    const form = reportDialog.querySelector("form");
-    reportDialog.querySelector("[data-report-cancel]").addEventListener("click", () => reportDialog.close());
-    form.addEventListener("submit", async (event) => {
-      event.preventDefault();
-      const response = await fetch(form.action, {
-        method: "POST", body: new FormData(form), headers: { Accept: "application/json" }, credentials: "same-origin",
-      });
-      const answer = await response.json().catch(() => ({ ok: false, error: { message: response.statusText } }));
-      reportDialog.close();
-      form.reset();
-      showMessage(answer.ok ? answer.message : answer.error.message, answer.ok ? "info" : "error");
-    });
-  }
 
   window.__okeyTest.applyFrame = (next) => applyFrame(next); // bench/table_render.py replays frames
   // Watchers say they are still there (the count shown to everyone); players ask for the figure.
