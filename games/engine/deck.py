@@ -37,19 +37,17 @@ def shuffled_deck(seed: Seed = None) -> list[Tile]:
     return deck
 
 
-def deal_from_deck(deck: Sequence[Tile], rules: RuleSet, *, starting_seat: int = 0,
-                   ending_shows: Sequence[int] = ()) -> HandState:
-    """Deal a hand from a given deck order (top first). Deterministic: the same deck, the same hand.
+def deal_racks(deck: Sequence[Tile], *, players: int, starting_seat: int,
+               rack_size: int) -> tuple[list[Tile], list[list[Tile]], Tile]:
+    """The deal every game of 106 tiles shares: (pile, racks, indicator) from a deck order, top first.
 
     The indicator is the first tile from the top that is not a false joker; a false joker turned up
-    goes back under the pile (to the bottom), as RULES.md says "put it back and draw another".
-    Then, in play order from the starting seat, each seat takes its tiles from the top: 15 for the
-    starting seat, 14 for the others. What is left is the face-down pile, top first.
-    ``ending_shows`` comes from the match (see ``hand.new_hand``); it does not change the deal.
+    goes back under the pile (to the bottom), as RULES.md says "put it back and draw another". Then,
+    in play order from the starting seat, each seat takes ``rack_size`` tiles from the top, the
+    starting seat one more. What is left is the face-down pile, top first.
     """
     if sorted(deck) != full_set() or len(deck) != TILE_COUNT:
         raise ValueError("a deck must hold exactly the 106 tiles")
-    players = rules.players
     if isinstance(starting_seat, bool) or not isinstance(starting_seat, int) or not 0 <= starting_seat < players:
         raise EngineError(f"seat {starting_seat!r} is not at this table", code="bad_seat", seat=repr(starting_seat))
     pile = list(deck)
@@ -61,9 +59,24 @@ def deal_from_deck(deck: Sequence[Tile], rules: RuleSet, *, starting_seat: int =
     racks: list[list[Tile]] = [[] for _ in range(players)]
     for offset in range(players):
         seat = (starting_seat + offset) % players
-        count = RACK_SIZE + 1 if seat == starting_seat else RACK_SIZE
+        count = rack_size + 1 if seat == starting_seat else rack_size
         racks[seat] = pile[:count]
         del pile[:count]
+    return pile, racks, indicator
+
+
+def deal_from_deck(deck: Sequence[Tile], rules: RuleSet, *, starting_seat: int = 0,
+                   ending_shows: Sequence[int] = ()) -> HandState:
+    """Deal a hand from a given deck order (top first). Deterministic: the same deck, the same hand.
+
+    The indicator is the first tile from the top that is not a false joker; a false joker turned up
+    goes back under the pile (to the bottom), as RULES.md says "put it back and draw another".
+    Then, in play order from the starting seat, each seat takes its tiles from the top: 15 for the
+    starting seat, 14 for the others. What is left is the face-down pile, top first.
+    ``ending_shows`` comes from the match (see ``hand.new_hand``); it does not change the deal.
+    """
+    pile, racks, indicator = deal_racks(deck, players=rules.players, starting_seat=starting_seat,
+                                        rack_size=RACK_SIZE)
     return new_hand(rules, deck, pile, racks, indicator, starting_seat, ending_shows=ending_shows)
 
 

@@ -143,14 +143,20 @@ def ending_shows(match: MatchState) -> list[int]:
                    zip(match.scores, indicator_deltas(seat, match.rules, match.players), strict=True)) <= 0]
 
 
-def record_hand(match: MatchState, hand: HandState) -> MatchState:
-    """Fold a finished hand into the scores; the starting seat moves one seat in play direction."""
-    if is_over(match):
+def ensure_recordable(*, over: bool, hand: Any, rules: Any, next_starting_seat: int) -> None:
+    """A finished hand of this match, dealt by its next starting seat, may be recorded (every game
+    type's matches check the same before folding a hand in)."""
+    if over:
         raise EngineError("the match is over", code="match_over")
     if hand.result is None:
         raise EngineError("the hand is still being played", code="hand_not_over")
-    if hand.rules != match.rules or hand.starting_seat != match.next_starting_seat:
+    if hand.rules != rules or hand.starting_seat != next_starting_seat:
         raise EngineError("this hand does not belong to this match", code="wrong_hand")
+
+
+def record_hand(match: MatchState, hand: HandState) -> MatchState:
+    """Fold a finished hand into the scores; the starting seat moves one seat in play direction."""
+    ensure_recordable(over=is_over(match), hand=hand, rules=match.rules, next_starting_seat=match.next_starting_seat)
     result = hand.result
     deltas = hand_score_deltas(result, match.rules, scores=match.scores)
     scores = [score + delta for score, delta in zip(match.scores, deltas, strict=True)]

@@ -28,14 +28,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..deck import deal_racks
 from ..errors import EngineError
 from ..tiles import (
     FALSE_JOKER,
-    TILE_COUNT,
     NotationError,
     Tile,
     format_tile,
-    full_set,
     okey_for,
     parse_tile,
     sort_key,
@@ -230,22 +229,7 @@ def deal_from_deck(deck: Sequence[Tile], rules: Rules101, *, starting_seat: int 
     goes under the pile, as in classic Okey). Then, in play order from the starting seat, each seat
     takes its tiles from the top: 22 for the starter, 21 for the others; 20 stay in the pile.
     """
-    if len(deck) != TILE_COUNT or sorted(deck) != full_set():
-        raise ValueError("a deck must hold exactly the 106 tiles")
-    if type(starting_seat) is not int or not 0 <= starting_seat < PLAYERS:
-        raise EngineError(f"seat {starting_seat!r} is not at this table", code="bad_seat", seat=repr(starting_seat))
-    pile = list(deck)
-    turned_back: list[Tile] = []
-    while pile[0] == FALSE_JOKER:
-        turned_back.append(pile.pop(0))
-    indicator = pile.pop(0)
-    pile.extend(turned_back)
-    racks: list[list[Tile]] = [[] for _ in range(PLAYERS)]
-    for offset in range(PLAYERS):
-        seat = (starting_seat + offset) % PLAYERS
-        count = RACK_SIZE + 1 if seat == starting_seat else RACK_SIZE
-        racks[seat] = pile[:count]
-        del pile[:count]
+    pile, racks, indicator = deal_racks(deck, players=PLAYERS, starting_seat=starting_seat, rack_size=RACK_SIZE)
     return new_hand(rules, deck, pile, racks, indicator, starting_seat)
 
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from ..deck import Seed, shuffled_deck
 from ..errors import EngineError
+from ..match import ensure_recordable
 from ..scoring import Scoring
 from .hand import CANCELLED, Hand101, deal_from_deck
 from .rules import PLAYERS, Rules101
@@ -98,12 +99,7 @@ def start_next_hand(match: Match101, *, seed: Seed = None) -> Hand101:
 
 
 def record_hand(match: Match101, hand: Hand101) -> Match101:
-    if is_over(match):
-        raise EngineError("the match is over", code="match_over")
-    if hand.result is None:
-        raise EngineError("the hand is still being played", code="hand_not_over")
-    if hand.rules != match.rules or hand.starting_seat != match.next_starting_seat:
-        raise EngineError("this hand does not belong to this match", code="wrong_hand")
+    ensure_recordable(over=is_over(match), hand=hand, rules=match.rules, next_starting_seat=match.next_starting_seat)
     result = hand.result
     if result.reason == CANCELLED:
         return replace(match, cancelled=match.cancelled + 1)
