@@ -56,7 +56,15 @@ from . import finish as finishing
 from .errors import EngineError
 from .finish import Finish
 from .rules import RuleSet
-from .tiles import FALSE_JOKER, NotationError, Tile, format_tile, format_tiles, okey_for, parse_tile
+from .tiles import (
+    FALSE_JOKER,
+    DealtHand,
+    NotationError,
+    Tile,
+    format_tile,
+    format_tiles,
+    parse_tile,
+)
 
 STATE_VERSION = 1
 
@@ -145,7 +153,7 @@ def finish_public(finish: Finish) -> dict[str, Any]:
 
 
 @dataclass
-class HandState:
+class HandState(DealtHand):
     """Everything about one hand. Server-side only: clients get ``view_for``."""
 
     rules: RuleSet
@@ -173,14 +181,6 @@ class HandState:
     result: HandResult | None = None
 
     # -- derived ---------------------------------------------------------------------------------
-
-    @property
-    def players(self) -> int:
-        return len(self.racks)
-
-    @property
-    def okey(self) -> Tile:
-        return okey_for(self.indicator)
 
     @property
     def is_over(self) -> bool:

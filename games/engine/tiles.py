@@ -62,6 +62,22 @@ def okey_for(indicator: Tile) -> Tile:
     return make_tile(color, 1 if number == 13 else number + 1)
 
 
+class DealtHand:
+    """What a hand of every 106-tile game has: racks and an indicator (the hand dataclasses of
+    classic Okey and 101 inherit these two readings)."""
+
+    racks: list[list[Tile]]
+    indicator: Tile
+
+    @property
+    def players(self) -> int:
+        return len(self.racks)
+
+    @property
+    def okey(self) -> Tile:
+        return okey_for(self.indicator)
+
+
 def parse_tile(token: str) -> Tile:
     text = token.strip().upper()
     if text == "J":

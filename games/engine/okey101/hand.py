@@ -32,10 +32,10 @@ from ..deck import deal_racks
 from ..errors import EngineError
 from ..tiles import (
     FALSE_JOKER,
+    DealtHand,
     NotationError,
     Tile,
     format_tile,
-    okey_for,
     parse_tile,
     sort_key,
 )
@@ -113,7 +113,7 @@ class Result101:
 
 
 @dataclass
-class Hand101:
+class Hand101(DealtHand):
     """Everything about one hand. Server-side only: clients get ``view_for``."""
 
     rules: Rules101
@@ -135,14 +135,6 @@ class Hand101:
     move: int = 0
     events: list[dict[str, Any]] = field(default_factory=list)
     result: Result101 | None = None
-
-    @property
-    def players(self) -> int:
-        return len(self.racks)
-
-    @property
-    def okey(self) -> Tile:
-        return okey_for(self.indicator)
 
     @property
     def is_over(self) -> bool:
