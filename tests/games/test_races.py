@@ -156,11 +156,12 @@ def test_parallel_wrong_passwords_are_checked_at_most_the_limit(monkeypatch):
 def test_parallel_wrong_passwords_from_many_accounts_are_checked_at_most_the_room_limit(monkeypatch):
     from django.core.cache import cache
 
+    from salons import room_access
     from salons import services as salon_services
     from tests.conftest import make_player, make_room
 
     cache.clear()
-    monkeypatch.setattr(salon_services, "ROOM_PASSWORD_ATTEMPTS", 8)
+    monkeypatch.setattr(room_access, "ROOM_PASSWORD_ATTEMPTS", 8)
     room = make_room(is_private=True, password="gizli-oda")
     guessers = [make_player() for _ in range(PASSWORD_RACERS)]
     checks = count_password_checks(monkeypatch)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import sync_to_async
 
-from salons import services
+from salons import room_access, services
 from tests.conftest import make_player, make_room
 from tests.site.test_room_socket import connect, next_of
 
@@ -54,7 +54,7 @@ async def test_a_new_invite_link_closes_only_the_sockets_of_those_who_came_by_it
 
 
 async def test_only_the_owner_hears_of_a_password_attack(monkeypatch):
-    monkeypatch.setattr(services, "ROOM_PASSWORD_ATTEMPTS", 1)
+    monkeypatch.setattr(room_access, "ROOM_PASSWORD_ATTEMPTS", 1)
     owner, by_password, _by_link, room = await private_room_with_guests()
     owner_socket = await connect(owner, f"/ws/rooms/{room.pk}/")
     guest_socket = await connect(by_password, f"/ws/rooms/{room.pk}/")

@@ -18,7 +18,7 @@ import pytest
 
 from accounts.services import user_sockets_group
 from moderation.models import ModerationLog
-from salons import services
+from salons import room_access, services
 from salons.models import Room, RoomAccess
 from salons.services import ServiceError
 from tests.conftest import make_player, make_room
@@ -33,7 +33,7 @@ ATTACKER = "203.0.113.7"
 def clock(monkeypatch):
     """The password windows' clock, driven by the test (no sleeping)."""
     now = [1_900_000_000.0]
-    monkeypatch.setattr(services, "_password_clock", lambda: now[0], raising=False)
+    monkeypatch.setattr(room_access, "_password_clock", lambda: now[0])
     return now
 
 

@@ -9,7 +9,7 @@ import pytest
 from django.utils import translation
 
 from games.engine.rules import PRESETS, RuleSet
-from salons import services
+from salons import room_access, services
 from salons.models import Room, Seat
 from salons.rules_catalog import RULE_OPTIONS, describe_rules, undescribed_fields
 from tests.conftest import make_player, make_room, make_salon
@@ -192,7 +192,7 @@ def test_owner_gets_a_new_invite_link_button_and_the_old_link_stops_working(clie
 
 
 def test_the_owner_sees_that_the_password_was_attacked(client, monkeypatch):
-    monkeypatch.setattr(services, "ROOM_PASSWORD_ATTEMPTS", 2)
+    monkeypatch.setattr(room_access, "ROOM_PASSWORD_ATTEMPTS", 2)
     owner = make_player("Sahip")
     room = make_room(owner=owner, is_private=True, password="gizli")
     for _ in range(3):
