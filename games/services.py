@@ -76,7 +76,7 @@ def mark_ready(*, user, table_id: int) -> Match | None:
         ReadyMark.objects.get_or_create(table=table, user=user)
         _lock_chip_players(table)
         seats = seating.seats_at(table.pk)
-        players = RuleSet.from_stored(table.room.rules).players
+        players = _room_rules(table).players
         seated = [seat.user_id for seat in seats if seat.user_id]
         ready = set(ReadyMark.objects.filter(table=table).values_list("user_id", flat=True))
         transaction.on_commit(lambda: events.publish_table_lobby(table.id))
@@ -103,7 +103,7 @@ def start_match(*, user, table_id: int, with_bots: bool = False) -> Match:
             _refuse_too_many_bot_matches(table)
         _lock_chip_players(table)
         seats = seating.seats_at(table.pk, lock=True)
-        players = RuleSet.from_stored(table.room.rules).players
+        players = _room_rules(table).players
         seated = sum(1 for seat in seats if seat.user_id)
         if seated != players and not (with_bots and seated):
             raise GameError("table_not_full", _("Maç için bütün sandalyeler dolu olmalı."))
@@ -180,6 +180,11 @@ def _game_of_rules(rules: dict) -> game_types.GameType:
         return game_types.game_type_of(rules)
     except game_types.UnknownGameType:
         raise GameError("unknown_game", ENGINE_MESSAGES["unknown_game"]()) from None
+
+
+def _room_rules(table: Table):
+    """The room's rules, read by its game type (an unknown game is a worded refusal)."""
+    return _game_of_rules(table.room.rules).rules(table.room.rules)
 
 
 def _deal_hand(*, match: Match, match_state) -> Hand:
@@ -503,7 +508,7 @@ def _record_hand(*, hand: Hand, state) -> None:
         ratings.update_ratings(user_ids=[counted[seat].user_id for seat in sorted(counted)], salon_id=salon_id,
                                scoring=match_state.rules.scoring,
                                scores=[match_state.scores[seat] for seat in sorted(counted)], match_id=match.pk,
-                               team_of=[seat % 2 for seat in sorted(counted)] if match_state.rules.partners else None)
+                               team_of=[game.scoring(match_state.rules).team_of(seat) for seat in sorted(counted)])
 
 
 def _count_moves(*, hand: Hand, players: dict[int, MatchPlayer]) -> dict[int, tuple[int, int]]:
@@ -736,7 +741,7 @@ def leave_running_match(*, user, table_id: int) -> Outcome:
             raise GameError("already_left", _("Bu maçtan zaten kalktınız."))
         seating.vacate_seat(table_id=table.pk, user=user)
         MatchPlayer.objects.filter(pk=player.pk).update(away=True, timeouts_in_row=AWAY_AFTER_TIMEOUTS)
-        rules = RuleSet.from_dict(match.rules)
+        rules = selectors.game_of(match).rules(match.rules)
         if rules.scoring == CHIPS:
             # Their chips held for this hand come back first; the stake is then paid from them.
             release_holds(reference=_hold_reference(match.pk, hand.number), user_ids=[user.pk])
@@ -808,7 +813,7 @@ def take_over_seat(*, user, table_id: int, position: int) -> Outcome:
             raise GameError("already_playing", _("Başka bir masada oyununuz sürüyor."))
         # At a chip table she must cover the most a hand can cost, as anyone sitting down (and
         # it is held for the hand being played: the one who left had theirs given back).
-        cover = most_a_hand_costs(RuleSet.from_dict(hand.match.rules))
+        cover = most_a_hand_costs(selectors.game_of(hand.match).rules(hand.match.rules))
         if cover and balance < cover:
             raise GameError("not_enough_chips", _("Bu masaya oturmak için en az %(stake)d çip gerekli.")
                             % {"stake": cover})
@@ -851,7 +856,7 @@ def accept_rematch(*, user, table_id: int) -> Match | None:
             if seat.user_id == user.id or (seat.user_id and seat.user.is_bot):
                 ReadyMark.objects.get_or_create(table=table, user_id=seat.user_id)
         transaction.on_commit(lambda: events.publish_table_lobby(table.id))
-        players = RuleSet.from_dict(table.room.rules).players
+        players = _room_rules(table).players
         seated = [seat.user_id for seat in seats if seat.user_id]
         ready = set(ReadyMark.objects.filter(table=table).values_list("user_id", flat=True))
         if len(seated) == players and set(seated) <= ready:

@@ -34,6 +34,10 @@ class Scoring:
     ranked: bool = True
     teams: tuple[tuple[int, ...], ...] | None = None
 
+    def team_of(self, seat: int) -> int:
+        """The index of the team ``seat`` plays in (its own seat when everyone plays alone)."""
+        return next((index for index, team in enumerate(self.teams or ()) if seat in team), seat)
+
     def better(self, a: int, b: int) -> bool:
         """Is score ``a`` strictly better than ``b``?"""
         return a > b if self.higher_is_better else a < b
