@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from games.engine.game_types import UnknownGameType, game_type_of
 from games.engine.rules import RuleSet
 
 # The hidden salon of every practice room (``salons.practice`` makes it): never listed anywhere.
@@ -149,7 +150,8 @@ class Room(models.Model):
 
     @property
     def rule_set(self) -> RuleSet:
-        return RuleSet.from_stored(self.rules)
+        """The rules as the room's game type reads them (``UnknownGameType``: a game not played here)."""
+        return game_type_of(self.rules).rules(self.rules)
 
     @property
     def players(self) -> int:
@@ -163,10 +165,12 @@ class Room(models.Model):
     def chip_cover(self) -> int:
         """What a player must hold to sit here: the most one hand can cost them (0 but at chips),
         set aside as each hand is dealt (``accounts.models.ChipHold``)."""
-        from games.engine.rules import RuleSet
         from games.engine.scoring import most_a_hand_costs
 
-        return most_a_hand_costs(RuleSet.from_stored(self.rules))
+        try:
+            return most_a_hand_costs(self.rule_set)
+        except UnknownGameType:
+            return 0  # nobody plays there: starting a match is refused (unknown_game)
 
     @property
     def is_open(self) -> bool:

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, pgettext_lazy
 
 from games.engine.finish import PAIRS, SETS, Finish
+from games.engine.game_types import UnknownGameType, game_type_of
 from games.engine.rules import CHIP_HANDS, CHIPS, COUNTDOWN, PENALTY, PRESETS, RuleSet, RuleSetError
 from games.engine.scoring import finish_value, indicator_deltas, most_a_hand_costs
 
@@ -164,6 +165,16 @@ RULE_OPTIONS: dict[str, RuleOption] = {
 }
 
 YES = _("Evet")
+#: A room whose stored rules name a game this site does not play (a game type since removed).
+UNKNOWN_GAME = _("Bu odanın oyun türü bu sitede oynanmıyor.")
+
+
+def read_rules(rules: RuleSet | dict[str, Any]) -> RuleSet:
+    """A stored rule set, read by its game type (``game_types.UnknownGameType`` for a game the site
+    does not play: the pages below say so instead of failing)."""
+    if isinstance(rules, RuleSet):
+        return rules
+    return game_type_of(rules).rules(rules)
 NO = _("Hayır")
 
 
@@ -219,7 +230,10 @@ class RuleLine:
 
 def describe_rules(rules: RuleSet | dict[str, Any]) -> list[RuleLine]:
     """The lines that matter for one room's rule set, in the engine's field order."""
-    rule_set = rules if isinstance(rules, RuleSet) else RuleSet.from_stored(rules)
+    try:
+        rule_set = read_rules(rules)
+    except UnknownGameType:
+        return [RuleLine(name="game", label=str(UNKNOWN_GAME), value="", description="", interpretation=False)]
     data = rule_set.to_dict()
     lines = []
     for name in rule_field_names():
@@ -271,7 +285,10 @@ SCORING_UNIT: dict[str, Promise] = {
 
 def option_badges(rules: RuleSet | dict[str, Any]) -> list[str]:
     """Short labels for what a room changed from its preset's defaults (the room list's badges)."""
-    rule_set = rules if isinstance(rules, RuleSet) else RuleSet.from_dict(rules)
+    try:
+        rule_set = read_rules(rules)
+    except UnknownGameType:
+        return [str(UNKNOWN_GAME)]
     default = RuleSet.preset(rule_set.scoring).to_dict()
     data = rule_set.to_dict()
     badges = []
@@ -292,7 +309,10 @@ def option_badges(rules: RuleSet | dict[str, Any]) -> list[str]:
 def plain_rules(rules: RuleSet | dict[str, Any], *, turn_seconds: int | None = None) -> list[str]:
     """A room's rules as a few sentences for players (the room form's preview). Numbers come from
     the engine's own scoring, so the preview never disagrees with the table."""
-    rule_set = rules if isinstance(rules, RuleSet) else RuleSet.from_dict(rules)
+    try:
+        rule_set = read_rules(rules)
+    except UnknownGameType:
+        return [str(UNKNOWN_GAME)]
     values = dict(scoring_examples(rule_set))
     normal, pairs, okey = (values[str(label)] for label in (
         pgettext_lazy("finish", "Normal bitiş"), pgettext_lazy("finish", "Çiftten bitiş"),

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
+from games.engine.game_types import UnknownGameType
 from games.engine.rules import PRESETS, RuleSet
 
 from . import rules_catalog, selectors, services
@@ -356,7 +357,10 @@ def rules_page(request: HttpRequest) -> HttpResponse:
 
 def room_rules(request: HttpRequest, room_id: int) -> HttpResponse:
     room = get_object_or_404(Room.objects.select_related("salon", "owner"), pk=room_id)
-    rule_set = room.rule_set
+    try:
+        rule_set = room.rule_set
+    except UnknownGameType:
+        return render(request, "salons/room_rules.html", {"room": room, "lines": rules_catalog.describe_rules(room.rules)})
     return render(
         request,
         "salons/room_rules.html",
