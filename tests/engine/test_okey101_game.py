@@ -22,8 +22,8 @@ GAME = Okey101()
 PACKAGE = Path(__file__).resolve().parents[2] / "games" / "engine" / "okey101"
 
 
-def test_it_is_a_game_type_named_okey101_that_plays_one_action_a_turn():
-    assert (GAME.name, GAME.actions) == ("okey101", ("turn",))
+def test_it_is_a_game_type_named_okey101_whose_turn_is_a_pile_draw_then_the_rest_applied_whole():
+    assert (GAME.name, GAME.actions) == ("okey101", ("draw", "turn"))
     for member in ("rules", "start_match", "match_from_dict", "deal", "deal_from_deck", "hand_from_dict",
                    "legal_actions", "apply", "view_for", "clock_move", "scoring", "record_hand", "stored_rules",
                    "public_match", "live_scores", "is_over", "winners", "hand_deltas", "public_deck"):
@@ -66,7 +66,7 @@ def test_apply_delegates_the_turn_and_refuses_any_other_action():
     state = GAME.deal_from_deck(shuffled_deck(5), Rules101(), starting_seat=3)
     turn = {"discard": format_tile(state.racks[3][0])}
     after = GAME.apply(state, 3, "turn", turn=turn)
-    assert after.turn == 0 and GAME.legal_actions(after, 0) == ["turn"] and GAME.legal_actions(after, 3) == []
+    assert after.turn == 0 and GAME.legal_actions(after, 0) == ["draw", "turn"] and GAME.legal_actions(after, 3) == []
     assert GAME.apply(state, 3, "turn", **turn).to_dict() == after.to_dict()
     rejects(state, 3, {"draw": "pile", "discard": turn["discard"]}, code="no_draw_first_turn")
     with pytest.raises(game_types.EngineError) as info:

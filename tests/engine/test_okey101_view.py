@@ -63,7 +63,7 @@ def test_rule15_a_seat_sees_its_own_rack_the_melds_with_owners_the_opening_total
     assert view["melds"][0]["value"] == 46
     assert view["opened"] == [None, MELDS, PAIRS, None] and view["opening_totals"] == [None, 116, 5, None]
     assert view["discard_tops"] == [None, None, "Y5", None] and view["available_discard"] == "Y5"
-    assert view["actions"] == ["turn"] and view["discard_history"] is None
+    assert view["actions"] == ["draw", "turn"] and view["discard_history"] is None
 
 
 def test_rule15_a_watcher_sees_no_rack():

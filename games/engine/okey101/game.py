@@ -21,13 +21,14 @@ class Okey101:
     """101 Okey (RULES.md "101 Okey"): 21/22 tiles, melds on the table, penalty points, low wins."""
 
     name: ClassVar[str] = GAME
-    actions: ClassVar[tuple[str, ...]] = ("turn",)
+    #: ``draw`` (the pile's top, a fact of its own), then ``turn`` (the rest, applied whole).
+    actions: ClassVar[tuple[str, ...]] = ("draw", "turn")
     error_codes: ClassVar[tuple[str, ...]] = (
         # a player's turn
         "not_your_turn", "hand_over", "bad_seat", "bad_turn", "bad_action", "bad_tile", "bad_meld",
         "no_draw_first_turn", "must_draw", "discard_pile_empty", "pile_empty", "tile_not_in_rack",
         "already_opened", "not_opened", "mixed_opening", "wrong_kind", "opening_too_low", "no_such_meld",
-        "not_layable", "bad_swap", "layoff_limit", "discard_unused", "must_discard",
+        "not_layable", "bad_swap", "layoff_limit", "discard_unused", "must_discard", "already_drew",
         # the rules
         "unknown_option", "bad_option",
         # the site's own bookkeeping
@@ -61,7 +62,11 @@ class Okey101:
         return hand.legal_actions(state, seat)
 
     def apply(self, state: hand.Hand101, seat: int, action: str, **args: Any) -> hand.Hand101:
-        """``apply(state, seat, "turn", turn={...})`` or the turn's keys as arguments."""
+        """``apply(state, seat, "draw")``; ``apply(state, seat, "turn", turn={...})`` or the turn's keys."""
+        if action == "draw":
+            if args.get("source", hand.PILE) != hand.PILE:
+                raise EngineError("take the discard inside your turn (draw: \"discard\")", code="bad_turn")
+            return hand.draw_from_pile(state, seat)
         if action != "turn":
             raise EngineError(f"unknown action {action!r}", code="bad_action", action=repr(action))
         turn = args["turn"] if set(args) == {"turn"} else args

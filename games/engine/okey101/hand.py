@@ -127,6 +127,7 @@ class Hand101(DealtHand):
     discards: list[list[Tile]] = field(default_factory=lambda: [[] for _ in range(PLAYERS)])
     discard_log: list[list[int]] = field(default_factory=list)   # [seat, tile, taken_by or -1]
     takeable: bool = False               # the previous seat's top discard may be drawn now
+    drawn: bool = False                  # the seat to play drew from the pile already (``draw_from_pile``)
     melds: list[TableMeld] = field(default_factory=list)
     next_meld_id: int = 1
     opened: list[str | None] = field(default_factory=lambda: [None] * PLAYERS)     # MELDS, PAIRS or None
@@ -176,7 +177,7 @@ class Hand101(DealtHand):
             "starting_seat": self.starting_seat, "turn": self.turn, "turns_done": list(self.turns_done),
             "discards": [list(pile) for pile in self.discards],
             "discard_log": [list(entry) for entry in self.discard_log], "takeable": self.takeable,
-            "melds": [meld.to_dict() for meld in self.melds], "next_meld_id": self.next_meld_id,
+            "drawn": self.drawn, "melds": [meld.to_dict() for meld in self.melds], "next_meld_id": self.next_meld_id,
             "opened": list(self.opened), "opening_totals": list(self.opening_totals),
             "penalties": [dict(penalty) for penalty in self.penalties], "move": self.move,
             "events": [dict(event) for event in self.events],
@@ -193,7 +194,7 @@ class Hand101(DealtHand):
             starting_seat=data["starting_seat"], turn=data["turn"], turns_done=list(data["turns_done"]),
             discards=[list(pile) for pile in data["discards"]],
             discard_log=[list(entry) for entry in data["discard_log"]], takeable=data["takeable"],
-            melds=[TableMeld.from_dict(meld) for meld in data["melds"]], next_meld_id=data["next_meld_id"],
+            drawn=data.get("drawn", False), melds=[TableMeld.from_dict(meld) for meld in data["melds"]], next_meld_id=data["next_meld_id"],
             opened=list(data["opened"]), opening_totals=list(data["opening_totals"]),
             penalties=[dict(penalty) for penalty in data["penalties"]], move=data["move"],
             events=[dict(event) for event in data["events"]],
@@ -444,7 +445,11 @@ def apply_turn(state: Hand101, seat: int, turn: dict[str, Any]) -> Hand101:
     play = _Turn(new, seat)
     source = turn.get("draw")
     taken: Tile | None = None
-    if state.first_turn:
+    if state.drawn:
+        # Drawn already (``draw_from_pile``): the rest of the turn is played on that tile.
+        if source is not None:
+            raise EngineError("you have drawn this turn already", code="already_drew")
+    elif state.first_turn:
         if source is not None:
             raise EngineError("the starting player holds 22 and discards without drawing", code="no_draw_first_turn")
     elif source not in SOURCES:
@@ -526,12 +531,42 @@ def apply_turn(state: Hand101, seat: int, turn: dict[str, Any]) -> Hand101:
             scores=tuple(scoring.hand_scores(new.racks, new.opened, new.okey, new.rules, finisher=seat,
                                              okey_finish=okey_finish, elden=elden, penalties=new.penalties)),
         ))
-    elif source == PILE and not new.pile:
+    elif (source == PILE or state.drawn) and not new.pile:
         _end(new, Result101(reason=PILE_OUT, scores=tuple(scoring.hand_scores(
             new.racks, new.opened, new.okey, new.rules, finisher=None, penalties=new.penalties))))
     else:
         new.turn = (seat + 1) % PLAYERS
         new.takeable = True
+    new.drawn = False
+    return new
+
+
+def draw_from_pile(state: Hand101, seat: int) -> Hand101:
+    """The first half of a turn played in two messages: draw the pile's top into the rack.
+
+    A pile draw cannot be staged on the client (the tile is unknown until drawn), so it is a fact
+    of its own: the other seats see that a tile was drawn (never which), the drawer sees it in the
+    rack and then sends the rest of the turn (``apply_turn`` without ``draw``). Taking the previous
+    discard stays inside the turn: that tile is known, so the client stages it and "geri bırak"
+    (rule 6) is only the client forgetting it.
+    """
+    if state.is_over:
+        raise EngineError("the hand is over", code="hand_over")
+    seat = _seat_arg(seat)
+    if seat != state.turn:
+        raise EngineError("it is not your turn", code="not_your_turn")
+    if state.first_turn:
+        raise EngineError("the starting player holds 22 and discards without drawing", code="no_draw_first_turn")
+    if state.drawn:
+        raise EngineError("you have drawn this turn already", code="already_drew")
+    if not state.pile:
+        raise EngineError("the pile is empty", code="pile_empty")
+    new = _clone(state)
+    new.racks[seat].append(new.pile.pop(0))
+    new.drawn = True
+    new.takeable = False
+    new.move += 1
+    new.events.append({"move": new.move, "type": "draw", "seat": seat, "source": PILE})
     return new
 
 
@@ -548,7 +583,9 @@ def legal_actions(state: Hand101, seat: int) -> list[str]:
     """The seat to play sends one ``turn``; nobody else may act."""
     if state.is_over or seat != state.turn:
         return []
-    return ["turn"]
+    if state.first_turn or state.drawn or not state.pile:
+        return ["turn"]
+    return ["draw", "turn"]
 
 
 def meld_public(meld: TableMeld, okey: Tile) -> dict[str, Any]:
@@ -582,6 +619,9 @@ def view_for(state: Hand101, seat: int | None) -> dict[str, Any]:
         "starting_seat": state.starting_seat,
         "turn": state.turn,
         "first_turn": state.first_turn and not state.is_over,
+        # The seat to play drew from the pile already; its own view names the tile drawn.
+        "drawn": state.drawn,
+        "drawn_tile": format_tile(state.racks[seat][-1]) if state.drawn and seat == state.turn else None,
         "indicator": format_tile(state.indicator),
         "okey": format_tile(state.okey),
         "rack": [format_tile(tile) for tile in state.racks[seat]] if seat is not None else None,
@@ -618,7 +658,7 @@ def clock_turn(state: Hand101, seat: int) -> dict[str, Any]:
     """The turn clock's turn for an absent player (RULES.md "Absent players never win"): draw from the
     pile and discard the highest tile that costs no penalty (when there is one); never open."""
     rack = list(state.racks[seat])
-    first = state.first_turn
+    first = state.first_turn or state.drawn
     if not first and state.pile:
         rack.append(state.pile[0])
 
@@ -637,5 +677,5 @@ def clock_move(state: Hand101, seat: int) -> Hand101:
 __all__ = [
     "CANCELLED", "DISCARD", "FINISHED", "GROUP", "ISLEK", "MELDS", "OKEY_DISCARD", "PAIR", "PAIRS", "PILE",
     "PILE_OUT", "RUN", "Hand101", "Result101", "TableMeld", "apply_turn", "clock_move", "clock_turn",
-    "deal_from_deck", "discard_penalty", "is_islek", "legal_actions", "new_hand", "opening_needed", "view_for",
+    "deal_from_deck", "discard_penalty", "draw_from_pile", "is_islek", "legal_actions", "new_hand", "opening_needed", "view_for",
 ]
