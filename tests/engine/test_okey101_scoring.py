@@ -151,3 +151,38 @@ def test_esli_as_a_whole_turn_the_partner_of_the_finisher_writes_0():
                                                               {"type": "lay_off", "meld": 1, "tile": "S11"}],
                                   "discard": "Y2"})
     assert after.result.scores == (-101, 3, 0, 105)
+
+
+def test_rule11_the_score_sheet_explains_each_score_of_the_okey_finish_by_a_pairs_opener():
+    state = rule11_table("Y1 Y1 K6", seat0_opened=PAIRS)
+    after = apply_turn(state, 0, {"draw": "pile", "actions": [{"type": "lay_down", "melds": [["Y1", "Y1"]]},
+                                                              {"type": "lay_off", "meld": 1, "tile": "S11"}],
+                                  "discard": "K6"})
+    sheet = after.result.sheet
+    assert [(row["kind"], row["base"], row["multiplier"], row["score"]) for row in sheet] == [
+        ("finished", -101, 4, -404), ("opened", 3, 4, 12), ("unopened", 202, 4, 808), ("opened", 105, 4, 420)]
+    assert sheet[3]["rack"] == 105 and not sheet[3]["pairs_double"]
+    assert tuple(row["score"] for row in sheet) == after.result.scores
+    assert after.to_dict()["result"]["sheet"] == [dict(row) for row in sheet]
+
+
+def test_rule9_the_sheet_names_each_penalty_and_adds_it_after_the_multiplier():
+    from games.engine.okey101.scoring import hand_sheet
+
+    penalties = [{"seat": 2, "reason": "okey_discard", "tile": "K6", "points": 101, "move": 3},
+                 {"seat": 2, "reason": "islek", "tile": "S7", "points": 101, "move": 7}]
+    sheet = hand_sheet([[], parse_tiles("K1 K1"), [], parse_tiles("Y4")], [MELDS, PAIRS, None, MELDS], OKEY,
+                       Rules101(), finisher=0, okey_finish=True, penalties=penalties)
+    assert sheet[1] == {"seat": 1, "kind": "opened", "rack": 2, "pairs_double": True, "base": 4, "multiplier": 2,
+                        "penalties": 0, "penalty_reasons": [], "score": 8}
+    assert (sheet[2]["base"], sheet[2]["penalties"], sheet[2]["penalty_reasons"], sheet[2]["score"]) == (
+        202, 202, ["okey_discard", "islek"], 606)
+
+
+def test_esli_the_sheet_writes_the_partner_of_the_finisher_as_partner_with_0():
+    from games.engine.okey101.scoring import hand_sheet
+
+    sheet = hand_sheet([[], parse_tiles("K1"), parse_tiles("K9 K10"), []], [MELDS, MELDS, MELDS, None], OKEY,
+                       Rules101(partners=True), finisher=0)
+    assert [(row["kind"], row["score"]) for row in sheet] == [
+        ("finished", -101), ("opened", 1), ("partner", 0), ("unopened", 202)]

@@ -101,15 +101,19 @@ class Result101:
     okey_finish: bool = False
     pairs_finish: bool = False
     elden: bool = False
+    #: The score sheet's rows (``scoring.hand_sheet``): how each score was made up.
+    sheet: tuple[dict[str, Any], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {"reason": self.reason, "scores": list(self.scores), "finisher": self.finisher,
-                "okey_finish": self.okey_finish, "pairs_finish": self.pairs_finish, "elden": self.elden}
+                "okey_finish": self.okey_finish, "pairs_finish": self.pairs_finish, "elden": self.elden,
+                "sheet": [dict(row) for row in self.sheet]}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Result101:
         return cls(reason=data["reason"], scores=tuple(data["scores"]), finisher=data["finisher"],
-                   okey_finish=data["okey_finish"], pairs_finish=data["pairs_finish"], elden=data["elden"])
+                   okey_finish=data["okey_finish"], pairs_finish=data["pairs_finish"], elden=data["elden"],
+                   sheet=tuple(dict(row) for row in data.get("sheet", ())))
 
 
 @dataclass
@@ -525,15 +529,15 @@ def apply_turn(state: Hand101, seat: int, turn: dict[str, Any]) -> Hand101:
         _end(new, Result101(reason=CANCELLED, scores=(0,) * PLAYERS))
     elif finishing:
         okey_finish = tile == new.okey
+        sheet = scoring.hand_sheet(new.racks, new.opened, new.okey, new.rules, finisher=seat,
+                                   okey_finish=okey_finish, elden=elden, penalties=new.penalties)
         _end(new, Result101(
             reason=FINISHED, finisher=seat, okey_finish=okey_finish, pairs_finish=new.opened[seat] == PAIRS,
-            elden=elden,
-            scores=tuple(scoring.hand_scores(new.racks, new.opened, new.okey, new.rules, finisher=seat,
-                                             okey_finish=okey_finish, elden=elden, penalties=new.penalties)),
+            elden=elden, scores=tuple(row["score"] for row in sheet), sheet=tuple(sheet),
         ))
     elif (source == PILE or state.drawn) and not new.pile:
-        _end(new, Result101(reason=PILE_OUT, scores=tuple(scoring.hand_scores(
-            new.racks, new.opened, new.okey, new.rules, finisher=None, penalties=new.penalties))))
+        sheet = scoring.hand_sheet(new.racks, new.opened, new.okey, new.rules, finisher=None, penalties=new.penalties)
+        _end(new, Result101(reason=PILE_OUT, scores=tuple(row["score"] for row in sheet), sheet=tuple(sheet)))
     else:
         new.turn = (seat + 1) % PLAYERS
         new.takeable = True

@@ -56,21 +56,46 @@ def hand_scores(
     penalties: Sequence[dict] = (),
 ) -> list[int]:
     """What each seat writes for the hand. ``finisher`` None: the pile ran out."""
+    return [row["score"] for row in hand_sheet(racks, opened, okey, rules, finisher=finisher,
+                                               okey_finish=okey_finish, elden=elden, penalties=penalties)]
+
+
+def hand_sheet(
+    racks: Sequence[Sequence[int]],
+    opened: Sequence[str | None],
+    okey: int,
+    rules: Rules101,
+    *,
+    finisher: int | None,
+    okey_finish: bool = False,
+    elden: bool = False,
+    penalties: Sequence[dict] = (),
+) -> list[dict]:
+    """The score sheet's row per seat, as 101 players write it: what the base is (``kind``: finished,
+    partner, opened, unopened), the rack's value, the pairs doubling, the finish multiplier, the
+    in-hand penalties with their reasons, and the score. ``hand_scores`` is its last column."""
     players = len(racks)
     extra = penalty_points(penalties, players)
-    if finisher is None:
-        return [base_score(racks[seat], opened[seat], okey, rules) + extra[seat] for seat in range(players)]
-    factor = finish_multiplier(okey_finish=okey_finish, pairs_finish=opened[finisher] == PAIRS, elden=elden)
-    scores = []
+    factor = 1
+    if finisher is not None:
+        factor = finish_multiplier(okey_finish=okey_finish, pairs_finish=opened[finisher] == PAIRS, elden=elden)
+    rows = []
     for seat in range(players):
+        reasons = [penalty["reason"] for penalty in penalties if penalty["seat"] == seat]
+        row = {"seat": seat, "rack": None, "pairs_double": False, "multiplier": factor,
+               "penalties": extra[seat], "penalty_reasons": reasons}
         if seat == finisher:
-            base = FINISH_BASE * factor
-        elif rules.partners and seat == partner_of(finisher):
-            base = 0
+            row.update(kind="finished", base=FINISH_BASE)
+        elif finisher is not None and rules.partners and seat == partner_of(finisher):
+            row.update(kind="partner", base=0)
+        elif opened[seat] is None:
+            row.update(kind="unopened", base=rules.unopened_penalty)
         else:
-            base = base_score(racks[seat], opened[seat], okey, rules) * factor
-        scores.append(base + extra[seat])
-    return scores
+            row.update(kind="opened", rack=rack_value(racks[seat], okey), pairs_double=opened[seat] == PAIRS,
+                       base=base_score(racks[seat], opened[seat], okey, rules))
+        row["score"] = row["base"] * factor + extra[seat]
+        rows.append(row)
+    return rows
 
 
 def team_totals(scores: Sequence[int], rules: Rules101) -> list[int]:
