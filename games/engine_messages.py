@@ -41,6 +41,34 @@ ENGINE_MESSAGES = {
     "bad_event": lambda: _("Geçersiz hamle."),
     "must_finish": lambda: _("Orta taşlar bitti: son atılan taşı yalnızca elinizi bitirmek için alabilirsiniz; şimdi bitirin."),
     "pile_empty": lambda: _("Orta taşlar bitti: göstergeyi alamazsınız, yalnızca son atılan taşı bitirmek için alabilirsiniz."),
+    # 101 Okey (RULES.md "101 Okey"): a turn is a pile draw, then the rest sent whole.
+    "bad_turn": lambda: _("Bu hamle okunamadı: taşları yeniden dizip tekrar deneyin."),
+    "bad_meld": lambda: _("Bu taşlar bir seri, per ya da çift oluşturmuyor."),
+    "must_draw": lambda: _("Önce ortadan taş çekin ya da önceki oyuncunun attığı taşı alın."),
+    "no_draw_first_turn": lambda: _("İlk turda 22 taşınız var: taş çekmeden bir taş atın."),
+    "already_opened": lambda: _("Bu elde elinizi zaten açtınız."),
+    "not_opened": lambda: _("Önce elinizi açmalısınız."),
+    "mixed_opening": lambda: _("El ya seri ve perlerle ya da çiftlerle açılır, ikisi birden olmaz."),
+    "wrong_kind": lambda: _("Çiftle açan yalnızca çift, seri ve perle açan yalnızca seri ve per indirebilir."),
+    "opening_too_low": lambda: _("Açışınız yetmiyor: en az 101 sayı ya da 5 çift gerekir."),
+    "no_such_meld": lambda: _("Masada böyle bir per yok."),
+    "not_layable": lambda: _("Bu taş o pere işlenemez."),
+    "bad_swap": lambda: _("Bu taş o perdeki okeyin yerine konamaz."),
+    "layoff_limit": lambda: _("Çiftle açan bir turda en çok 2 taş işleyebilir."),
+    "discard_unused": lambda: _("Aldığınız taşı bu turda masaya koymalısınız; koyamıyorsanız geri bırakıp ortadan çekin."),
+    "must_discard": lambda: _("Her tur bir taş atarak biter: son taşınız pere giremez."),
+    "unknown_option": lambda: _("Bu masa kurallarında bilinmeyen bir seçenek var."),
+    "bad_option": lambda: _("Bu masa kurallarında geçersiz bir değer var."),
+}
+
+# Refusals that say more when the engine gives the figures (else the line above stands alone).
+DETAILED_MESSAGES = {
+    "opening_too_low": lambda d: (
+        _("Açışınız %(total)s çift; en az %(needed)s çift gerekir.") if d.get("kind") == "pairs"
+        else _("Açışınız %(total)s sayı; en az %(needed)s gerekir.")) % {"total": d["total"], "needed": d["needed"]},
+    "discard_unused": lambda d: _(
+        "%(tile)s taşını aldınız: bu turda masaya koyun ya da geri bırakıp ortadan çekin.") % {"tile": d["tile"]},
+    "layoff_limit": lambda d: _("Çiftle açan bir turda en çok %(limit)s taş işleyebilir.") % {"limit": d["limit"]},
 }
 
 # Why a finish is not valid (``invalid_finish`` carries it as ``reason``: a stable code), in words.
@@ -52,8 +80,14 @@ FINISH_REASONS = {
 
 def engine_error(error: EngineError) -> GameError:
     message = ENGINE_MESSAGES.get(error.code)
-    text = message() if message else str(error)
     details = {key: value for key, value in error.details.items() if isinstance(value, str | int | bool | None)}
+    text = message() if message else str(error)
+    detailed = DETAILED_MESSAGES.get(error.code)
+    if detailed is not None:
+        try:
+            text = detailed(details)
+        except (KeyError, TypeError, ValueError):
+            pass  # a refusal without its figures keeps the plain line
     reason = FINISH_REASONS.get(details.get("reason")) if error.code == "invalid_finish" else None
     if reason is not None:
         # ``reason`` stays the engine's stable code; its words follow in the user's language.

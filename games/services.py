@@ -303,6 +303,8 @@ def play(*, user, table_id: int, action: str, move: Any, args: dict[str, Any] | 
 
 def _clean_args(action: str, args: dict[str, Any]) -> dict[str, Any]:
     """Only the fields an action takes, each a short string: the engine never sees anything else."""
+    if action == "turn":
+        return {"turn": _clean_turn(args)}
     wanted = {"draw": ("source",), "discard": ("tile",), "finish": ("tile",)}.get(action, ())
     clean: dict[str, Any] = {}
     for name in wanted:
@@ -311,6 +313,54 @@ def _clean_args(action: str, args: dict[str, Any]) -> dict[str, Any]:
             raise GameError("bad_argument", _("Eksik ya da geçersiz alan: %(name)s") % {"name": name}, field=name)
         clean[name] = value
     return clean
+
+
+# A 101 turn (RULES.md "101 Okey"): at most every tile of a 22-tile rack on the table, in short strings.
+_TURN_ACTION_FIELDS = {"open": ("melds",), "lay_down": ("melds",), "lay_off": ("meld", "tile"), "swap": ("meld", "tile")}
+_MAX_TURN_ACTIONS = 24
+_MAX_MELDS = 11
+_MAX_MELD_TEXT = 80
+
+
+def _clean_turn(args: dict[str, Any]) -> dict[str, Any]:
+    """A 101 ``turn`` frame's fields in the engine's shape, each checked for type and size (the engine
+    then judges the play itself)."""
+    def bad(name: str) -> GameError:
+        return GameError("bad_argument", _("Eksik ya da geçersiz alan: %(name)s") % {"name": name}, field=name)
+
+    def short_text(value: Any, name: str, limit: int = 8) -> str:
+        if not isinstance(value, str) or not 0 < len(value) <= limit:
+            raise bad(name)
+        return value
+
+    draw = args.get("draw")
+    if draw is not None and draw not in ("pile", "discard"):
+        raise bad("draw")
+    actions = args.get("actions", [])
+    if not isinstance(actions, list) or len(actions) > _MAX_TURN_ACTIONS:
+        raise bad("actions")
+    clean_actions = []
+    for action in actions:
+        kind = action.get("type") if isinstance(action, dict) else None
+        if kind not in _TURN_ACTION_FIELDS or not set(action) <= {"type", *_TURN_ACTION_FIELDS[kind]}:
+            raise bad("actions")
+        clean: dict[str, Any] = {"type": kind}
+        if kind in ("open", "lay_down"):
+            melds = action.get("melds")
+            if not isinstance(melds, list) or not 0 < len(melds) <= _MAX_MELDS:
+                raise bad("melds")
+            clean["melds"] = [short_text(meld, "melds", _MAX_MELD_TEXT) for meld in melds]
+        else:
+            meld = action.get("meld")
+            if type(meld) is not int or not 0 < meld < 1000:
+                raise bad("meld")
+            clean["meld"] = meld
+            clean["tile"] = short_text(action.get("tile"), "tile")
+        clean_actions.append(clean)
+    turn: dict[str, Any] = {"actions": clean_actions, "discard": short_text(args.get("discard"), "discard")}
+    if draw is not None:
+        turn["draw"] = draw
+    return turn
 
 
 def resolve_timeout(*, hand_id: int, move: int) -> bool:

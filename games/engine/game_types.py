@@ -248,3 +248,8 @@ def names() -> list[str]:
 
 
 register(ClassicOkey())
+
+# Games of their own packages, which know nothing of this registry (the import points one way).
+from .okey101 import Okey101  # noqa: E402
+
+register(Okey101())

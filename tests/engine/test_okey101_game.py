@@ -30,10 +30,9 @@ def test_it_is_a_game_type_named_okey101_whose_turn_is_a_pile_draw_then_the_rest
         assert callable(getattr(GAME, member)), member
 
 
-def test_it_is_not_registered_yet_so_no_room_can_offer_it():
-    assert "okey101" not in game_types.names()
-    with pytest.raises(game_types.UnknownGameType):
-        game_types.game_type("okey101")
+def test_it_is_registered_so_a_room_whose_rules_name_it_plays_it():
+    assert "okey101" in game_types.names()
+    assert isinstance(game_types.game_type_of({"game": "okey101", "hands": 5}), Okey101)
 
 
 def test_every_error_code_the_package_raises_is_listed():

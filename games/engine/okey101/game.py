@@ -1,19 +1,21 @@
 """``Okey101``: 101 Okey behind the ``GameType`` protocol (games.engine.game_types).
 
-Not registered: the site side (room form, table module, messages for the error codes) comes later,
-and registering now would offer an unfinished game. Left out on purpose: ``bot_move``,
-``verify_hand`` and ``commitment`` (the fair-deal check) and ``replay_steps``.
+Registered in ``games.engine.game_types``; the fair deal and the replay are in ``fair``, the bots in
+``bots``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import random
+from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
 from ..errors import EngineError
 from ..scoring import Scoring
-from ..tiles import Tile, format_tile
-from . import hand, match
+from ..tiles import Tile, format_tile, sort_key
+from ..fairness import VerifyReport
+from . import fair, hand, match
+from .melds import tile_value
 from .rules import GAME, Rules101
 
 
@@ -79,6 +81,13 @@ class Okey101:
         """Draw from the pile and discard a tile that costs no penalty when there is one; never opens."""
         return hand.clock_move(state, seat)
 
+    def bot_move(self, state: hand.Hand101, seat: int, *, level: str,
+                 rng: random.Random | None = None) -> hand.Hand101:
+        """A seated bot's whole turn (it may draw from the pile first), played to win."""
+        from .bots import play_bot_turn
+
+        return play_bot_turn(state, seat, level=level, rng=rng or random.Random())
+
     def scoring(self, rules: Rules101) -> Scoring:
         return match.scoring_for(rules)
 
@@ -100,5 +109,33 @@ class Okey101:
     def hand_deltas(self, state: hand.Hand101) -> list[int]:
         return list(state.result.scores) if state.result is not None else [0] * state.players
 
+    def end_match(self, match_state: match.Match101, *, reason: str) -> match.Match101:
+        return match.end_match(match_state, reason=reason)
+
+    def verify_hand(self, deck: Any, salt: str, commitment: str, *, rules: Rules101, starting_seat: int | None,
+                    moves: Iterable[dict[str, Any]]) -> VerifyReport:
+        return fair.verify_hand(deck, salt, commitment, rules=rules, starting_seat=starting_seat, moves=moves)
+
+    def commitment(self, state: hand.Hand101, salt: str) -> str:
+        return fair.commitment(state, salt)
+
     def public_deck(self, state: hand.Hand101) -> list[str]:
         return [format_tile(tile) for tile in state.deck]
+
+    def replay_steps(self, state: hand.Hand101, moves: Sequence[dict[str, Any]],
+                     seat: int | None) -> list[dict[str, Any]]:
+        """Every step of a finished hand as ``seat`` saw it, with every rack (the deck is revealed on the
+        same page) sorted by colour and number, the okeys last, and every discard pile."""
+        states = fair.replay(state.deck, state.rules, state.starting_seat, moves)
+        okey = state.okey
+        steps = []
+        for step in states:
+            view = hand.view_for(step, seat)
+            # The move that made this step (a hand's end is written with the turn that ended it).
+            view["event"] = next(event for event in reversed(step.events) if event["type"] != "hand_end")
+            view["racks"] = [[format_tile(tile) for tile in sorted(rack, key=lambda t: (t == okey, sort_key(t)))]
+                             for rack in step.racks]
+            view["rack_values"] = [sum(tile_value(tile, okey) for tile in rack) for rack in step.racks]
+            view["discards"] = [[format_tile(tile) for tile in pile] for pile in step.discards]
+            steps.append(view)
+        return steps

@@ -268,6 +268,13 @@ def _meld_arg(value: Any) -> tuple[list[Tile], str | None]:
             raise EngineError(f"unknown meld kind {kind!r}: run, group or pair", code="bad_meld", kind=repr(kind))
         value = value["tiles"]
     if isinstance(value, str):
+        # "group: K5 J J" chooses the kind in a flat form (the socket's frames are 4 levels deep at most).
+        head, colon, rest = value.partition(":")
+        if colon:
+            kind, value = head.strip().lower(), rest
+            if kind not in KINDS:
+                raise EngineError(f"unknown meld kind {head.strip()!r}: run, group or pair", code="bad_meld",
+                                  kind=repr(head.strip()))
         value = value.replace(",", " ").split()
     if not isinstance(value, list | tuple):
         raise EngineError("a meld is a list of tiles", code="bad_turn")
@@ -326,6 +333,11 @@ class _Turn:
             read.append((tiles, read_meld(tiles, self.okey, kind)))
         return read
 
+    @staticmethod
+    def laid(read: list[tuple[list[Tile], Reading]]) -> list[dict[str, Any]]:
+        """The melds as the turn's public event names them: enough to replay the turn (the proof)."""
+        return [{"kind": reading.kind, "tiles": [format_tile(tile) for tile in tiles]} for tiles, reading in read]
+
     def lay(self, read: list[tuple[list[Tile], Reading]]) -> list[int]:
         self.take_from_rack([tile for tiles, _ in read for tile in tiles])
         ids = []
@@ -357,7 +369,7 @@ class _Turn:
         self.state.opening_totals[self.seat] = total
         self.opened_now = kind
         self.opening_total = total
-        self.public.append({"type": "open", "kind": kind, "melds": ids, "total": total})
+        self.public.append({"type": "open", "kind": kind, "melds": ids, "laid": self.laid(read), "total": total})
 
     def lay_down(self, melds: Any) -> None:
         opened = self.require_opened("lay down melds")
@@ -367,7 +379,7 @@ class _Turn:
                 raise EngineError("you opened with pairs: lay down only pairs", code="wrong_kind")
             if opened == MELDS and reading.kind == PAIR:
                 raise EngineError("you opened with runs and groups: pairs never go down", code="wrong_kind")
-        self.public.append({"type": "lay_down", "melds": self.lay(read)})
+        self.public.append({"type": "lay_down", "melds": self.lay(read), "laid": self.laid(read)})
 
     def count_layoff(self) -> None:
         limit = self.state.rules.pairs_layoff_limit

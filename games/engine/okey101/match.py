@@ -46,6 +46,7 @@ class Match101:
     seed: int | str | None = None
     history: list[dict[str, Any]] = field(default_factory=list)
     cancelled: int = 0
+    ended: str | None = None             # the site ended the match between hands (``end_match``)
 
     @property
     def players(self) -> int:
@@ -55,7 +56,7 @@ class Match101:
         return {"version": MATCH_VERSION, "game": PRESET, "rules": self.rules.to_dict(), "scores": list(self.scores),
                 "first_starting_seat": self.first_starting_seat, "next_starting_seat": self.next_starting_seat,
                 "hands_played": self.hands_played, "seed": self.seed, "cancelled": self.cancelled,
-                "history": [_copy(entry) for entry in self.history]}
+                "ended": self.ended, "history": [_copy(entry) for entry in self.history]}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Match101:
@@ -64,7 +65,7 @@ class Match101:
         return cls(rules=Rules101.from_dict(data["rules"]), scores=list(data["scores"]),
                    first_starting_seat=data["first_starting_seat"], next_starting_seat=data["next_starting_seat"],
                    hands_played=data["hands_played"], seed=data["seed"], cancelled=data["cancelled"],
-                   history=[_copy(entry) for entry in data["history"]])
+                   ended=data.get("ended"), history=[_copy(entry) for entry in data["history"]])
 
     def public(self) -> dict[str, Any]:
         """What any seat or watcher may see of the match (no seed)."""
@@ -112,7 +113,14 @@ def record_hand(match: Match101, hand: Hand101) -> Match101:
 
 
 def is_over(match: Match101) -> bool:
-    return match.hands_played >= match.rules.hands
+    return match.ended is not None or match.hands_played >= match.rules.hands
+
+
+def end_match(match: Match101, *, reason: str) -> Match101:
+    """End a running match between hands for a reason outside the hands; nobody wins it by score."""
+    if is_over(match):
+        raise EngineError("the match is over", code="match_over")
+    return replace(match, ended=reason)
 
 
 def standing_scores(match: Match101) -> list[int]:
@@ -122,7 +130,7 @@ def standing_scores(match: Match101) -> list[int]:
 
 def winners(match: Match101) -> list[int]:
     """The seats with the lowest total once all hands are played (several on a tie; both partners)."""
-    if not is_over(match):
+    if not is_over(match) or match.ended is not None:
         return []
     return scoring_for(match.rules).winners(standing_scores(match))
 
