@@ -19,11 +19,29 @@ from games.ratings import display_rating
 FINISH, INDICATOR, PILE_OUT = "finish", "indicator", "pile_out"
 
 
+def sheet_parts(entry: dict[str, Any]) -> list[list[dict[str, Any]]]:
+    """A 101 hand's parts from its score sheet: the base as multiplied (``why`` the sheet row's kind:
+    finished, partner, opened, unopened) and the in-hand penalties, each with its reason."""
+    parts = []
+    for row in entry["sheet"]:
+        seat_parts = []
+        base = row["base"] * row["multiplier"]
+        if base:
+            seat_parts.append({"why": row["kind"], "points": base, "by": entry.get("finisher")})
+        for reason in row["penalty_reasons"]:
+            seat_parts.append({"why": reason, "points": row["penalties"] // max(len(row["penalty_reasons"]), 1),
+                               "by": None})
+        parts.append(seat_parts)
+    return parts
+
+
 def score_parts(entry: dict[str, Any], match_state: MatchState) -> list[list[dict[str, Any]]]:
     """Per seat, the parts of its change in the hand of history ``entry``: each
     ``{"why", "points", "by"}`` (``by``: the seat whose finish or shown indicator it was). The parts
     always add up to the recorded change (what is left after the shown indicators and a pile out
     is the finish's)."""
+    if entry.get("sheet"):
+        return sheet_parts(entry)
     rules, players = match_state.rules, match_state.players
     deltas = list(entry["deltas"])
     parts: list[list[dict[str, Any]]] = [[] for _ in range(players)]

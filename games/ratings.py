@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from openskill.models import PlackettLuce
 
-from games.engine.scoring import scoring_for
+from games.engine.scoring import Scoring, scoring_for
 from games.models import PlayerRating, RatingPoint
 
 _model = PlackettLuce()
@@ -18,13 +18,13 @@ def display_rating(ordinal: float) -> int:
     return max(0, round(1000 + 40 * ordinal))
 
 
-def finishing_ranks(*, scoring: str, scores: list[int]) -> list[int] | None:
+def finishing_ranks(*, scoring: str | Scoring, scores: list[int]) -> list[int] | None:
     """Rank 1 is best; equal scores share a rank (the engine's ``Scoring`` decides which way scores
-    go). Chip tables are not rated."""
-    return scoring_for(scoring).ranks(scores)
+    go: a classic preset's name, or a game type's own ``Scoring``). Chip tables are not rated."""
+    return (scoring_for(scoring) if isinstance(scoring, str) else scoring).ranks(scores)
 
 
-def update_ratings(*, user_ids: list[int], salon_id: int, scoring: str, scores: list[int],
+def update_ratings(*, user_ids: list[int], salon_id: int, scoring: str | Scoring, scores: list[int],
                    match_id: int | None = None, team_of: list[int] | None = None) -> None:
     """Fold one match into the overall and the salon rating of each player (seat order).
 

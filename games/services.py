@@ -25,7 +25,6 @@ from games import bot_players, engine_messages, events, move_sql, ratings, sched
 from games.engine import fairness, game_types
 from games.engine.errors import EngineError
 from games.engine.rules import CHIPS, RuleSet
-from games.engine.scoring import most_a_hand_costs
 from games.errors import GameError
 from games.models import Hand, Match, MatchPlayer, Move, PracticeTable, ReadyMark
 from moderation.outgoing import site_ban_committed
@@ -229,12 +228,12 @@ def _hold_reference(match_id: int, hand_number: int) -> str:
     return f"match {match_id} hand {hand_number}"
 
 
-def _hold_hand_stakes(*, match: Match, rules: RuleSet, hand_number: int) -> list[str]:
+def _hold_hand_stakes(*, match: Match, rules: Any, hand_number: int) -> list[str]:
     """At a chip table, set aside from every person still at the match the most this hand can cost
     them, before it is dealt: whatever happens to their balance during the hand (a tournament
     buy-in, say), the winner is paid in full. Bots play for no chips. Returns the nicknames of those
     who cannot cover it (nothing is held then)."""
-    cover = most_a_hand_costs(rules)
+    cover = selectors.game_of(match).hand_cover(rules)
     if not cover:
         return []
     left = _left_seats(match)
@@ -256,9 +255,9 @@ def _hold_hand_stakes(*, match: Match, rules: RuleSet, hand_number: int) -> list
     return short
 
 
-def _people_short_of_cover(*, match: Match, rules: RuleSet) -> bool:
+def _people_short_of_cover(*, match: Match, rules: Any) -> bool:
     """After a chip hand is settled: would any person still at the match fail to cover the next?"""
-    cover = most_a_hand_costs(rules)
+    cover = selectors.game_of(match).hand_cover(rules)
     if not cover:
         return False
     left = _left_seats(match)
@@ -512,7 +511,7 @@ def _record_hand(*, hand: Hand, state) -> None:
         player.score = match_state.scores[seat]
     hand_moves = _count_moves(hand=hand, players=players)
     left = _left_seats(match)
-    if match_state.rules.scoring == CHIPS:
+    if game.plays_for_chips(match_state.rules):
         _settle_chips(players={seat: player for seat, player in players.items() if seat not in left},
                       deltas=[a - b for a, b in zip(match_state.scores, before, strict=True)],
                       match_id=match.pk, hand_number=hand.number)
@@ -556,7 +555,7 @@ def _record_hand(*, hand: Hand, state) -> None:
         _count_match_for_users(players=counted, winners=winners, scores=points)
         salon_id = Table.objects.filter(pk=match.table_id).values_list("room__salon_id", flat=True).get()
         ratings.update_ratings(user_ids=[counted[seat].user_id for seat in sorted(counted)], salon_id=salon_id,
-                               scoring=match_state.rules.scoring,
+                               scoring=game.scoring(match_state.rules),
                                scores=[match_state.scores[seat] for seat in sorted(counted)], match_id=match.pk,
                                team_of=[game.scoring(match_state.rules).team_of(seat) for seat in sorted(counted)])
 
@@ -791,8 +790,8 @@ def leave_running_match(*, user, table_id: int) -> Outcome:
             raise GameError("already_left", _("Bu maçtan zaten kalktınız."))
         seating.vacate_seat(table_id=table.pk, user=user)
         MatchPlayer.objects.filter(pk=player.pk).update(away=True, timeouts_in_row=AWAY_AFTER_TIMEOUTS)
-        rules = selectors.game_of(match).rules(match.rules)
-        if rules.scoring == CHIPS:
+        game = selectors.game_of(match)
+        if game.plays_for_chips(game.rules(match.rules)):
             # Their chips held for this hand come back first; the stake is then paid from them.
             release_holds(reference=_hold_reference(match.pk, hand.number), user_ids=[user.pk])
             people = [p.user_id for p in players.values() if p.seat != player.seat and not p.left and not p.bot]
@@ -863,7 +862,8 @@ def take_over_seat(*, user, table_id: int, position: int) -> Outcome:
             raise GameError("already_playing", _("Başka bir masada oyununuz sürüyor."))
         # At a chip table she must cover the most a hand can cost, as anyone sitting down (and
         # it is held for the hand being played: the one who left had theirs given back).
-        cover = most_a_hand_costs(selectors.game_of(hand.match).rules(hand.match.rules))
+        game = selectors.game_of(hand.match)
+        cover = game.hand_cover(game.rules(hand.match.rules))
         if cover and balance < cover:
             raise GameError("not_enough_chips", _("Bu masaya oturmak için en az %(stake)d çip gerekli.")
                             % {"stake": cover})

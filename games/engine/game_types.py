@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Protocol
 
 from . import arrange, autoplay, bots, deck, fairness, hand, match, replay, scoring, tiles
 from .errors import EngineError
-from .rules import RuleSet
+from .rules import CHIPS, RuleSet
 
 #: The game of a rule set that names none (every rule set stored before game types existed).
 CLASSIC = "okey"
@@ -58,6 +58,9 @@ class GameType(Protocol):
     def is_over(self, match_state: Any) -> bool: ...
     def winners(self, match_state: Any) -> list[int]: ...
     def end_match(self, match_state: Any, *, reason: str) -> Any: ...
+    # -- chips: what a chip table holds from each person as a hand is dealt (0: no chips per hand)
+    def plays_for_chips(self, rules: Any) -> bool: ...
+    def hand_cover(self, rules: Any) -> int: ...
     def hand_deltas(self, state: Any) -> list[int]: ...
     # -- the fair deal and the replay page
     def commitment(self, state: Any, salt: str) -> str: ...
@@ -150,6 +153,12 @@ class ClassicOkey:
 
     def end_match(self, match_state: match.MatchState, *, reason: str) -> match.MatchState:
         return match.end_match(match_state, reason=reason)
+
+    def plays_for_chips(self, rules: RuleSet) -> bool:
+        return rules.scoring == CHIPS
+
+    def hand_cover(self, rules: RuleSet) -> int:
+        return scoring.most_a_hand_costs(rules)
 
     def hand_deltas(self, state: hand.HandState) -> list[int]:
         """What a finished hand moved, per seat (points, penalty points or chips)."""

@@ -112,6 +112,14 @@ class Okey101:
     def end_match(self, match_state: match.Match101, *, reason: str) -> match.Match101:
         return match.end_match(match_state, reason=reason)
 
+    def plays_for_chips(self, rules: Rules101) -> bool:
+        """Rule 13's chip stake is a match stake (paid once, the pot to the winner), not a hand's: not
+        offered yet, so a 101 table plays for points only."""
+        return False
+
+    def hand_cover(self, rules: Rules101) -> int:
+        return 0
+
     def verify_hand(self, deck: Any, salt: str, commitment: str, *, rules: Rules101, starting_seat: int | None,
                     moves: Iterable[dict[str, Any]]) -> VerifyReport:
         return fair.verify_hand(deck, salt, commitment, rules=rules, starting_seat=starting_seat, moves=moves)

@@ -589,6 +589,8 @@ def draw_from_pile(state: Hand101, seat: int) -> Hand101:
 def _end(state: Hand101, result: Result101) -> None:
     state.result = result
     state.takeable = False
+    # An event of its own, with its own number: the site keeps one Move row per numbered event.
+    state.move += 1
     state.events.append({"move": state.move, "type": "hand_end", **result.to_dict()})
 
 

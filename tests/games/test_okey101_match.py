@@ -1,0 +1,141 @@
+"""A 101 Okey match on the site (RULES.md "101 Okey"): started like any match, a pile draw then the
+rest of the turn sent whole, refusals worded and changing nothing, penalties in the frames, the
+clock playing for the absent, the hands recorded with their score sheets, the lowest total winning."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import selectors, services
+from games.errors import GameError
+from games.engine.okey101.rules import Rules101
+from games.models import Hand, Match, MatchPlayer
+from salons.models import Room, Salon, Seat, Table
+
+from .conftest import make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def make_101_table(**options):
+    salon, _ = Salon.objects.get_or_create(slug="genel", defaults={"name": "Genel"})
+    owner = make_user()
+    room = Room.objects.create(salon=salon, name="101 odası", owner=owner,
+                               rules={"game": "okey101", **Rules101(**options).to_dict()}, turn_seconds=20)
+    table = Table.objects.create(room=room, number=1)
+    users = [owner, *(make_user() for _ in range(3))]
+    for position, user in enumerate(users):
+        Seat.objects.update_or_create(table=table, position=position, defaults={"user": user})
+    return table, users
+
+
+def current(table):
+    match = Match.objects.filter(table=table).latest("pk")
+    hand = match.hands.order_by("-number").first()
+    return match, hand
+
+
+def test_a_101_match_starts_and_its_frames_are_the_101_view():
+    table, users = make_101_table(hands=3)
+    match = services.start_match(user=table.room.owner, table_id=table.id)
+    assert match.rules["game"] == "okey101"
+    hand = match.hands.get()
+    seat = hand.state["turn"]
+    frame = selectors.table_frame(match=match, hand=hand, seat=seat)
+    assert frame["hand"]["game"] == "okey101" and len(frame["hand"]["rack"]) == 22
+    assert frame["hand"]["actions"] == ["turn"] and frame["match"]["hands"] == 3
+    assert frame["match"]["standing"] == {"higher_is_better": False, "teams": None}
+    watcher = selectors.table_frame(match=match, hand=hand, seat=None)
+    assert watcher["hand"]["rack"] is None
+
+
+def test_a_turn_is_a_pile_draw_then_the_rest_sent_whole_and_a_bad_one_changes_nothing():
+    table, users = make_101_table(hands=3)
+    match = services.start_match(user=table.room.owner, table_id=table.id)
+    match, hand = current(table)
+    starter = hand.state["turn"]
+    rack = selectors.table_frame(match=match, hand=hand, seat=starter)["hand"]["rack"]
+    services.play(user=users[starter], table_id=table.id, action="turn", move=hand.move,
+                  args={"draw": None, "actions": [], "discard": rack[0]})
+    match, hand = current(table)
+    nxt = hand.state["turn"]
+    assert nxt == (starter + 1) % 4
+    before = hand.state
+    with pytest.raises(GameError) as refused:
+        services.play(user=users[nxt], table_id=table.id, action="turn", move=hand.move,
+                      args={"actions": [{"type": "open", "melds": ["K1 K2 K3"]}], "discard": "K4"})
+    assert refused.value.code == "must_draw" and "çekin" in str(refused.value.message)
+    match, hand = current(table)
+    assert hand.state == before
+    services.play(user=users[nxt], table_id=table.id, action="draw", move=hand.move, args={"source": "pile"})
+    match, hand = current(table)
+    frame = selectors.table_frame(match=match, hand=hand, seat=nxt)
+    assert frame["hand"]["drawn"] and frame["hand"]["drawn_tile"] == frame["hand"]["rack"][-1]
+    assert selectors.table_frame(match=match, hand=hand, seat=starter)["hand"]["drawn_tile"] is None
+    services.play(user=users[nxt], table_id=table.id, action="turn", move=hand.move,
+                  args={"actions": [], "discard": frame["hand"]["drawn_tile"]})
+    match, hand = current(table)
+    assert hand.state["turn"] == (nxt + 1) % 4
+    assert [move.action for move in hand.moves.order_by("number")][-3:] == ["turn", "draw", "turn"]
+
+
+@pytest.mark.parametrize("args, field", [
+    ({"actions": "open", "discard": "K1"}, "actions"),
+    ({"actions": [{"type": "open", "melds": "K1 K2 K3"}], "discard": "K1"}, "melds"),
+    ({"actions": [{"type": "lay_off", "meld": "1", "tile": "K1"}], "discard": "K1"}, "meld"),
+    ({"actions": [{"type": "lay_off", "meld": 1, "tile": "K1", "x": 1}], "discard": "K1"}, "actions"),
+    ({"actions": [], "discard": "K1" * 10}, "discard"),
+    ({"draw": "table", "actions": [], "discard": "K1"}, "draw"),
+    ({"actions": [{"type": "open", "melds": ["K1 " * 40]}], "discard": "K1"}, "melds"),
+])
+def test_a_malformed_turn_is_refused_by_field_before_the_engine_sees_it(args, field):
+    table, users = make_101_table()
+    services.start_match(user=table.room.owner, table_id=table.id)
+    match, hand = current(table)
+    with pytest.raises(GameError) as refused:
+        services.play(user=users[hand.state["turn"]], table_id=table.id, action="turn", move=hand.move, args=args)
+    assert (refused.value.code, refused.value.details.get("field")) == ("bad_argument", field)
+
+
+def test_every_hand_is_played_to_its_end_recorded_with_its_sheet_and_the_lowest_total_wins():
+    """Seat 0 plays its own turns (a pile draw, then the clock's choice of discard); the clock plays
+    the others, who time out, are away and so never win (RULES.md "Absent players never win")."""
+    from games.engine.okey101.hand import Hand101, clock_turn
+
+    table, users = make_101_table(hands=3)
+    services.start_match(user=table.room.owner, table_id=table.id)
+    for _ in range(3 * 200):
+        match, hand = current(table)
+        if match.status == Match.Status.FINISHED:
+            break
+        if hand.status != Hand.Status.PLAYING:
+            services.start_next_hand(match_id=match.id)
+            continue
+        if hand.state["turn"] == 0:
+            state = Hand101.from_dict(hand.state)
+            if not state.first_turn and not state.drawn:
+                services.play(user=users[0], table_id=table.id, action="draw", move=hand.move, args={"source": "pile"})
+                continue
+            turn = clock_turn(state, 0)
+            services.play(user=users[0], table_id=table.id, action="turn", move=hand.move,
+                          args={"actions": [], "discard": turn["discard"]})
+            continue
+        Hand.objects.filter(pk=hand.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+        assert services.resolve_timeout(hand_id=hand.id, move=hand.move)
+    match, hand = current(table)
+    assert match.status == Match.Status.FINISHED
+    state = match.state
+    assert state["hands_played"] == 3 and all(entry["sheet"] for entry in state["history"])
+    totals = state["scores"]
+    assert totals == [sum(entry["scores"][seat] for entry in state["history"]) for seat in range(4)]
+    players = {player.seat: player for player in MatchPlayer.objects.filter(match=match)}
+    assert [players[seat].score for seat in range(4)] == totals
+    winners = {seat for seat, player in players.items() if player.is_winner}
+    assert 0 in winners and winners <= {seat for seat, total in enumerate(totals) if total == min(totals)}
+    frame = selectors.table_frame(match=match, hand=hand, seat=0)
+    assert frame["match"]["over"] and frame["match"]["history"][-1]["sheet"][0]["kind"] in (
+        "unopened", "opened", "finished")
+    assert frame["match"]["outcome"]["seats"][0]["parts"]
