@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import bot_players
+from games.engine import game_types
 from games.engine.rules import RuleSet
 from games.errors import GameError
 from games.models import Match, PracticeTable
@@ -35,14 +36,20 @@ def open_practice_of(user) -> PracticeTable | None:
     return PracticeTable.objects.filter(user=user, closed_at=None).select_related("table").first()
 
 
-def start_practice(*, user, level: str = PracticeTable.Level.NORMAL) -> Table:
+#: The games a practice table plays, each at its default rules (101 Okey: 7 hands).
+PRACTICE_GAMES = ("okey", "okey101")
+
+
+def start_practice(*, user, level: str = PracticeTable.Level.NORMAL, game: str = "okey") -> Table:
     """The player's practice table against three bots: the open one if there is one, else a new one,
     started at once. Refused for sanctioned players, while a real match of theirs runs, and beyond
-    ``PRACTICE_PER_HOUR`` new tables an hour."""
+    ``PRACTICE_PER_HOUR`` new tables an hour. ``game``: classic Okey or 101 Okey."""
     if not getattr(user, "is_authenticated", False) or user.is_bot:
         raise GameError("login_required", _("Bu işlem için giriş yapın."))
     if level not in LEVELS:
         raise GameError("bad_level", _("Bot seviyesi kolay, orta ya da zor olmalı."))
+    if game not in PRACTICE_GAMES:
+        raise GameError("bad_game", _("Pratik için oyun Okey ya da 101 Okey olmalı."))
     with transaction.atomic():
         # The player's row first: two clicks at once queue up here and the second resumes.
         user = get_user_model().objects.select_for_update().get(pk=user.pk)
@@ -71,10 +78,11 @@ def start_practice(*, user, level: str = PracticeTable.Level.NORMAL) -> Table:
         if real:
             # One table at a time: a seat waiting at a real table is given up, as take_seat does.
             salon_services.release_seats(user=user)
-        rules = RuleSet()
+        game_type = game_types.game_type(game)
+        rules = game_type.rules({}) if game != "okey" else RuleSet()
         bots = bot_players.bot_users(rules.players - 1, exclude={user.pk})
         table, seats = seating.open_private_table(salon=salon, owner=user, name=_("Pratik masası"),
-                                                  rules=rules.to_dict(), people=[user, *bots])
+                                                  rules=game_type.stored_rules(rules), people=[user, *bots])
         try:
             with transaction.atomic():
                 PracticeTable.objects.create(user=user, table=table, level=level)

@@ -3,6 +3,8 @@ TrueSkill-like rating), overall and per salon. Called by the services inside the
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from openskill.models import PlackettLuce
 
 from games.engine.scoring import Scoring, scoring_for
@@ -21,7 +23,10 @@ def display_rating(ordinal: float) -> int:
 def finishing_ranks(*, scoring: str | Scoring, scores: list[int]) -> list[int] | None:
     """Rank 1 is best; equal scores share a rank (the engine's ``Scoring`` decides which way scores
     go: a classic preset's name, or a game type's own ``Scoring``). Chip tables are not rated."""
-    return (scoring_for(scoring) if isinstance(scoring, str) else scoring).ranks(scores)
+    if isinstance(scoring, str):
+        return scoring_for(scoring).ranks(scores)
+    # ``scores`` are one per rated unit (a team counted once already): rank them as players alone.
+    return replace(scoring, teams=None).ranks(scores)
 
 
 def update_ratings(*, user_ids: list[int], salon_id: int, scoring: str | Scoring, scores: list[int],

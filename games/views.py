@@ -238,7 +238,8 @@ def practice(request: HttpRequest) -> HttpResponse:
     from games import services
 
     try:
-        table = practice_tables.start_practice(user=request.user, level=request.POST.get("level") or "normal")
+        table = practice_tables.start_practice(user=request.user, level=request.POST.get("level") or "normal",
+                                               game=request.POST.get("game") or "okey")
     except services.GameError as error:
         messages.error(request, str(error))
         return redirect("home")

@@ -11,7 +11,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.engine.rules import CHIPS, RuleSet, RuleSetError
+from games.engine.errors import EngineError
+from games.engine.game_types import UnknownGameType, game_type_of
+from games.engine.rules import CHIPS, RuleSet
 from salons.models import Salon
 from tournaments import events
 from tournaments.models import Format, Schedule, Tournament, TournamentLog
@@ -50,16 +52,23 @@ def _clean_settings(*, actor: Any, salon: Salon, fields: dict[str, Any]) -> dict
     clean["format"] = clean.get("format", Format.KNOCKOUT)
     if clean["format"] not in Format.values:
         raise TournamentError("bad_format", _("Biçim eleme ya da arena olmalı."))
+    stored = clean.get("rules") or RuleSet().to_dict()
     try:
-        rules = RuleSet.from_dict(clean.get("rules") or RuleSet().to_dict())
-    except (RuleSetError, TypeError, ValueError) as error:
+        game = game_type_of(stored) if isinstance(stored, dict) else None
+        if game is None:
+            raise TypeError("rules are a mapping of options")
+        rules = game.rules(stored)
+    except UnknownGameType:
+        raise TournamentError("bad_rules", _("Bu oyun türü bu sitede oynanmıyor.")) from None
+    except (EngineError, TypeError, ValueError) as error:
         raise TournamentError("bad_rules", _("Geçersiz kural seçimi: %(error)s") % {"error": error}) from None
-    if rules.scoring == CHIPS:
+    if isinstance(rules, RuleSet) and rules.scoring == CHIPS:
         raise TournamentError("bad_rules", _("Turnuvalar çipli kurallarla oynanmaz; geri sayım ya da ceza puanı seçin."))
     if rules.partners:
         # Players enter a tournament alone; pairing partners across its rounds is not built.
         raise TournamentError("bad_rules", _("Turnuvalar eşli oynanmaz: her oyuncu kendi adına girer."))
-    clean["rules"] = rules.to_dict()
+    # A game of its own names itself in the stored rules (101 Okey: RULES.md "Tournaments").
+    clean["rules"] = game.stored_rules(rules)
     numbers = {"turn_seconds": 20, "registration_minutes": 60, "min_players": 2, "max_players": 256,
                "buy_in": 0, "added_chips": 0, "duration_minutes": 30, "go_on": 1}
     for field, default in numbers.items():

@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.services import change_chips
+from games.engine.game_types import game_type_of
 from games.engine.rules import RuleSet
 from salons.models import Room
 from tournaments import events, logic
@@ -75,9 +76,12 @@ def finish(*, tournament_id: int, now: datetime | None = None) -> str:
                 seated = [(final.players[seat], final.scores[seat]) for seat in final.ranking]
                 # A finalist who did not play the final table was put out by it (hand_recorded).
                 out = removed | {u for u in final.players if u in entries and entries[u].state == Entry.State.OUT}
-                rules = RuleSet.from_dict(tournament.rules)
-                payout = logic.knockout_prizes(tournament.pool, seated, scoring=rules.scoring,
-                                               hands_per_match=rules.hands_per_match, out=out)
+                rules = game_type_of(tournament.rules).rules(tournament.rules)
+                if isinstance(rules, RuleSet):
+                    payout = logic.knockout_prizes(tournament.pool, seated, scoring=rules.scoring,
+                                                   hands_per_match=rules.hands_per_match, out=out)
+                else:
+                    payout = logic.knockout_prizes(tournament.pool, seated, scoring=logic.OKEY101, out=out)
                 eligible = [u for u in order if u in final.players and u not in out]
             else:
                 # Stopped before a final table (everyone else removed): the best-placed person takes it.

@@ -7,6 +7,9 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from games.engine.okey101.rules import GAME as GAME101
+from games.engine.okey101.rules import HANDS as HANDS_101
+from games.engine.okey101.rules import Rules101
 from games.engine.rules import COUNTDOWN, PENALTY, RuleSet
 from moderation.public_text import validate_public_text
 from tournaments.models import WEEKDAYS, Format
@@ -15,6 +18,9 @@ from tournaments.models import WEEKDAYS, Format
 class TournamentForm(forms.Form):
     name = forms.CharField(label=_("Turnuva adı"), min_length=3, max_length=60, validators=[validate_public_text])
     format = forms.ChoiceField(label=_("Biçim"), choices=Format.choices, initial=Format.KNOCKOUT)
+    game = forms.ChoiceField(label=_("Oyun"), initial="okey", choices=[("okey", _("Okey")), (GAME101, _("101 Okey"))])
+    hands_101 = forms.TypedChoiceField(label=_("101 maçı kaç el"), coerce=int, initial=11,
+                                       choices=[(hands, str(hands)) for hands in HANDS_101])
     scoring = forms.ChoiceField(label=_("Puanlama"), initial=PENALTY,
                                 choices=[(COUNTDOWN, _("Geri sayım (20'den sıfıra)")), (PENALTY, _("Ceza puanı"))])
     hands_per_match = forms.TypedChoiceField(label=_("Ceza maçı kaç el"), coerce=int, initial=1,
@@ -44,10 +50,14 @@ class TournamentForm(forms.Form):
 
     def service_fields(self) -> dict[str, Any]:
         data = dict(self.cleaned_data)
-        rules = RuleSet.preset(data.pop("scoring"), players=data.pop("players"),
-                               hands_per_match=data.pop("hands_per_match"))
+        game, hands_101 = data.pop("game"), data.pop("hands_101")
+        scoring, players, hands = data.pop("scoring"), data.pop("players"), data.pop("hands_per_match")
         data.pop("starts_at")
         data.pop("repeat_on")
+        if game == GAME101:
+            # 101 is always four at a table and plays a fixed number of hands (tournaments: 11 by default).
+            return {**data, "rules": {"game": GAME101, **Rules101(hands=hands_101).to_dict()}}
+        rules = RuleSet.preset(scoring, players=players, hands_per_match=hands)
         return {**data, "rules": rules.to_dict()}
 
     def weekdays(self) -> str:

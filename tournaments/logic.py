@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from games.engine.scoring import largest_remainder, scoring_for
+from games.engine.scoring import Scoring, largest_remainder, scoring_for
 
 BOT = None
 
@@ -78,7 +78,7 @@ def seeded_tables(seeded: Sequence[int], table_size: int = 4) -> list[list[int |
 # -- knockout ------------------------------------------------------------------------------------------
 
 
-def table_ranking(seats: Sequence[int | None], scores: Sequence[int], scoring: str,
+def table_ranking(seats: Sequence[int | None], scores: Sequence[int], scoring: str | Scoring,
                   seed_rank: dict[int, int] | None = None) -> list[int]:
     """Seat numbers from best to worst: countdown high score first, penalty low first.
 
@@ -90,7 +90,8 @@ def table_ranking(seats: Sequence[int | None], scores: Sequence[int], scoring: s
     worst = len(seed_rank) + 1
 
     def key(seat: int) -> tuple:
-        score = scoring_for(scoring).sort_key(scores[seat])  # the engine says which way scores go
+        # The engine says which way scores go (a classic preset's name, or a game type's own Scoring).
+        score = (scoring_for(scoring) if isinstance(scoring, str) else scoring).sort_key(scores[seat])
         player = seats[seat]
         return (score, worst if player is BOT else seed_rank.get(player, worst - 1), seat)
 
@@ -159,6 +160,10 @@ def arena_hand_points(entry: dict, players: int) -> list[int]:
         if 0 <= seat < players:
             points[seat] += ARENA_INDICATOR
     finisher = entry.get("finisher")
+    if entry.get("sheet") and entry.get("reason") == "finished" and finisher is not None and 0 <= finisher < players:
+        # 101: the hand's value is 2 times its finish multiplier (okey finish, pairs finish, elden: ×2 each).
+        points[finisher] += ARENA_NORMAL * entry["sheet"][finisher]["multiplier"]
+        return points
     if entry.get("reason") == "finished" and finisher is not None and 0 <= finisher < players:
         color = entry.get("color")
         if color == "ordered":
@@ -218,6 +223,10 @@ def arena_standings(players: Sequence[ArenaPlayer], hands_won: dict[int, int] | 
 # -- prizes --------------------------------------------------------------------------------------------
 
 
+#: The scoring name a 101 tournament's prizes are paid by (its rules have no preset).
+OKEY101 = "okey101"
+
+
 def knockout_prizes(pool: int, final: Sequence[tuple[int | None, int]], *, scoring: str,
                     hands_per_match: int = 1, out: Iterable[int] = ()) -> dict[int, int]:
     """Pay the final table as source 001's prize pool: {player id: chips}.
@@ -239,6 +248,11 @@ def knockout_prizes(pool: int, final: Sequence[tuple[int | None, int]], *, scori
     if scoring == PENALTY:
         limit = PENALTY_PRIZE_LIMITS.get(hands_per_match, 40)
         weights = [max(0, limit - score) for _, score in others]
+    elif scoring == OKEY101:
+        # 101 (*interpretation*: its totals have no 40/80 scale): in proportion to how far under
+        # the final table's highest total each is, so the last placed gets nothing.
+        highest = max(score for _, score in final)
+        weights = [max(0, highest - score) for _, score in others]
     else:
         weights = [max(0, score) for _, score in others]
     rest = pool * (100 - WINNER_MIN_PERCENT) // 100 if any(weights) else 0

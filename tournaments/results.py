@@ -69,7 +69,7 @@ def hand_recorded(*, match, match_state, not_present: set[int] = frozenset(),
         if not game_type_of(match.rules).is_over(match_state):
             return None
         seed_rank = {user_id: entry.seed or 0 for user_id, entry in entries.items()}
-        scoring = match_state.rules.scoring
+        scoring = game_type_of(match.rules).scoring(match_state.rules)
         ranking = logic.table_ranking(seats, match_state.scores, scoring, seed_rank=seed_rank)
         # People who did not play the match are placed after those who did (bots keep their place:
         # they never count among the table's people).

@@ -95,6 +95,8 @@ def play_turn_as(user, hand: Hand) -> Hand:
     from games import services
     from games.engine import bots as engine_bots
 
+    if hand.state.get("game") == "okey101":
+        return play_101_turn_as(user, hand)
     state = engine_hand.HandState.from_dict(hand.state)
     seat = state.turn
     while hand.status == Hand.Status.PLAYING and state.turn == seat:
@@ -104,6 +106,24 @@ def play_turn_as(user, hand: Hand) -> Hand:
         hand = Hand.objects.select_related("match").get(pk=hand.pk)
         state = engine_hand.HandState.from_dict(hand.state)
     return hand
+
+
+def play_101_turn_as(user, hand: Hand) -> Hand:
+    """A 101 turn sent as the table page sends it: a pile draw, then the rest of the turn (the
+    clock's safe discard: the player draws and discards, opening nothing)."""
+    from games import services
+    from games.engine.okey101.hand import Hand101, clock_turn
+
+    state = Hand101.from_dict(hand.state)
+    table_id = hand.match.table_id
+    if not state.first_turn and not state.drawn:
+        services.play(user=user, table_id=table_id, action="draw", move=hand.move, args={"source": "pile"})
+        hand = Hand.objects.select_related("match").get(pk=hand.pk)
+        state = Hand101.from_dict(hand.state)
+    turn = clock_turn(state, state.turn)
+    services.play(user=user, table_id=table_id, action="turn", move=hand.move,
+                  args={"actions": [], "discard": turn["discard"]})
+    return Hand.objects.select_related("match").get(pk=hand.pk)
 
 
 def play_hand_out(hand: Hand, *, absent=()) -> Hand:

@@ -133,7 +133,7 @@ def resolve(modules: dict[str, Module], module: Module, qualifier: str | None, n
 
 def engine_codes() -> set[str]:
     codes = set()
-    for path in (ROOT / "games" / "engine").glob("*.py"):
+    for path in (ROOT / "games" / "engine").rglob("*.py"):  # every game type's package too
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Call) and called_name(node)[1] == "EngineError":
                 code = literal_code(node, "EngineError")

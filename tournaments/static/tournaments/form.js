@@ -1,5 +1,5 @@
 /* Tournament form: the arena's length matters only to an arena, who goes on from a table only to a
-   knockout, and the number of hands only to penalty scoring; the others are hidden (the server
+   knockout, the number of hands only to penalty scoring, 101's hands only to 101; the others are hidden (the server
    ignores them). */
 (function () {
   "use strict";
@@ -7,6 +7,7 @@
   if (!form) { return; }
   var format = form.querySelector('[name="format"]');
   var scoring = form.querySelector('[name="scoring"]');
+  var game = form.querySelector('[name="game"]');
 
   function show(name, visible) {
     var input = form.querySelector('[name="' + name + '"]');
@@ -16,7 +17,12 @@
     var arena = format && format.value === "arena";
     show("duration_minutes", arena);
     show("go_on", !arena);
-    show("hands_per_match", !scoring || scoring.value === "penalty");
+    var okey101 = game && game.value === "okey101";
+    // 101 has its own hand count and always seats four; scoring presets are classic Okey's.
+    show("scoring", !okey101);
+    show("players", !okey101);
+    show("hands_per_match", !okey101 && (!scoring || scoring.value === "penalty"));
+    show("hands_101", okey101);
   }
   form.addEventListener("change", update);
   update();
