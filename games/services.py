@@ -24,7 +24,7 @@ from accounts.services import change_chips, hold_chips, record_game_result, rele
 from games import bot_players, engine_messages, events, move_sql, ratings, scheduling, selectors, signals
 from games.engine import fairness, game_types
 from games.engine.errors import EngineError
-from games.engine.rules import CHIPS, RuleSet
+from games.engine.rules import CHIPS
 from games.errors import GameError
 from games.models import Hand, Match, MatchPlayer, Move, PracticeTable, ReadyMark
 from moderation.outgoing import site_ban_committed

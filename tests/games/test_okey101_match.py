@@ -10,8 +10,8 @@ import pytest
 from django.utils import timezone
 
 from games import selectors, services
-from games.errors import GameError
 from games.engine.okey101.rules import Rules101
+from games.errors import GameError
 from games.models import Hand, Match, MatchPlayer
 from salons.models import Room, Salon, Seat, Table
 

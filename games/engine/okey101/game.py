@@ -11,9 +11,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
 from ..errors import EngineError
+from ..fairness import VerifyReport
 from ..scoring import Scoring
 from ..tiles import Tile, format_tile, sort_key
-from ..fairness import VerifyReport
 from . import fair, hand, match
 from .melds import tile_value
 from .rules import GAME, Rules101
