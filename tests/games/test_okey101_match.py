@@ -139,3 +139,45 @@ def test_every_hand_is_played_to_its_end_recorded_with_its_sheet_and_the_lowest_
     assert frame["match"]["over"] and frame["match"]["history"][-1]["sheet"][0]["kind"] in (
         "unopened", "opened", "finished")
     assert frame["match"]["outcome"]["seats"][0]["parts"]
+
+
+def play_out_by_the_clock(table):
+    """Every turn timed out: the clock plays the match to its end."""
+    for _ in range(11 * 200):
+        match, hand = current(table)
+        if match.status == Match.Status.FINISHED:
+            return match
+        if hand.status != Hand.Status.PLAYING:
+            services.start_next_hand(match_id=match.id)
+            continue
+        Hand.objects.filter(pk=hand.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+        assert services.resolve_timeout(hand_id=hand.id, move=hand.move)
+    raise AssertionError("the match did not end")
+
+
+def test_leaving_a_running_101_match_hands_the_seat_to_a_bot_and_coming_back_takes_it_again():
+    table, users = make_101_table(hands=3)
+    services.start_match(user=table.room.owner, table_id=table.id)
+    leaver = users[1]
+    services.leave_running_match(user=leaver, table_id=table.id)
+    match, hand = current(table)
+    left = services._left_seats(match)
+    assert left == {1}
+    with pytest.raises(GameError) as refused:
+        services.play(user=leaver, table_id=table.id, action="draw", move=hand.move, args={"source": "pile"})
+    assert refused.value.code == "left_match"
+    services.return_to_match(user=leaver, table_id=table.id)
+    assert services._left_seats(match) == set()
+
+
+def test_a_finished_101_match_offers_a_rematch_of_101_with_the_same_rules():
+    table, users = make_101_table(hands=3, unopened_penalty=303)
+    services.start_match(user=table.room.owner, table_id=table.id)
+    finished = play_out_by_the_clock(table)
+    again = None
+    for user in users:
+        again = services.accept_rematch(user=user, table_id=table.id) or again
+    assert again is not None and again.pk != finished.pk
+    assert again.rules == finished.rules and again.rules["game"] == "okey101" and again.rules["unopened_penalty"] == 303
+    hand = again.hands.get()
+    assert hand.state["game"] == "okey101"
