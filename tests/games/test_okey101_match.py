@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from games import selectors, services
 from games.engine.okey101.rules import Rules101
+from games.engine.tiles import format_tile
 from games.errors import GameError
 from games.models import Hand, Match, MatchPlayer
 from salons.models import Room, Salon, Seat, Table
@@ -181,3 +182,43 @@ def test_a_finished_101_match_offers_a_rematch_of_101_with_the_same_rules():
     assert again.rules == finished.rules and again.rules["game"] == "okey101" and again.rules["unopened_penalty"] == 303
     hand = again.hands.get()
     assert hand.state["game"] == "okey101"
+
+
+def keys_of(value, found=None):
+    found = set() if found is None else found
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found.add(key)
+            keys_of(item, found)
+    elif isinstance(value, list):
+        for item in value:
+            keys_of(item, found)
+    return found
+
+
+def test_no_frame_of_a_101_hand_shows_another_rack_the_pile_the_deck_or_the_seed():
+    from games.engine.okey101.hand import Hand101
+
+    table, users = make_101_table(hands=3)
+    services.start_match(user=table.room.owner, table_id=table.id)
+    for _ in range(120):
+        match, hand = current(table)
+        if hand.status != Hand.Status.PLAYING:
+            break
+        state = Hand101.from_dict(hand.state)
+        for seat in (0, 1, 2, 3, None):
+            frame = selectors.table_frame(match=match, hand=hand, seat=seat, with_feed=True)
+            assert not keys_of(frame) & {"racks", "pile", "deck", "seed", "salt", "email"}
+            if seat is None:
+                assert frame["hand"]["rack"] is None
+            else:
+                assert frame["hand"]["rack"] == [format_tile(t) for t in state.racks[seat]]
+                if seat != state.turn:
+                    assert frame["hand"]["drawn_tile"] is None
+            drawn = [event for event in frame.get("feed", []) if event["type"] == "draw"]
+            assert all(set(event) == {"move", "type", "seat", "source"} for event in drawn)
+        if state.turn == 2 and not state.drawn and not state.first_turn:
+            services.play(user=users[2], table_id=table.id, action="draw", move=hand.move, args={"source": "pile"})
+            continue
+        Hand.objects.filter(pk=hand.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+        assert services.resolve_timeout(hand_id=hand.id, move=hand.move)
