@@ -244,7 +244,7 @@ def fair_deal_proof(hand: Hand) -> dict[str, Any]:
     deck = game.public_deck(state)
     report = game.verify_hand(deck, hand.salt, hand.commitment, rules=state.rules,
                                   starting_seat=state.starting_seat, moves=moves)
-    return {"commitment": hand.commitment, "salt": hand.salt, "deck": deck, "rules": state.rules.to_dict(),
+    return {"commitment": hand.commitment, "salt": hand.salt, "deck": deck, "rules": game.stored_rules(state.rules),
             "starting_seat": state.starting_seat, "moves": moves,
             "verification": {"valid": report.valid, "problems": report.problems}}
 

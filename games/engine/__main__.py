@@ -101,9 +101,14 @@ def _run_verify(args: argparse.Namespace) -> dict[str, Any]:
         if not all(isinstance(move, dict) and isinstance(move.get("type"), str) for move in data):
             raise UsageError("--moves: every move is an object with a \"type\"")
         moves = data
+    # The file's rules name their game (101 Okey: "game": "okey101"); no name is classic Okey.
+    from .errors import EngineError
+    from .game_types import game_type_of
+
     try:
-        rules = RuleSet.from_dict(rules_data) if rules_data is not None else RuleSet(players=args.players or 4)
-    except (RuleSetError, TypeError) as error:
+        game = game_type_of(rules_data) if rules_data is not None else game_type_of({})
+        rules = game.rules(rules_data) if rules_data is not None else RuleSet(players=args.players or 4)
+    except (EngineError, TypeError) as error:
         raise UsageError(f"--moves: bad rules: {error}") from None
     if args.players is not None and args.players != rules.players:
         raise UsageError(f"--players {args.players} disagrees with the {rules.players}-player rules in --moves")
@@ -118,6 +123,14 @@ def _run_verify(args: argparse.Namespace) -> dict[str, Any]:
     normal_salt(args.salt)  # a malformed salt is a typing mistake (2), not a failed check (1)
     if not re.fullmatch(r"[0-9a-fA-F]{64}", args.commitment.strip()):
         raise UsageError("--commitment must be a SHA-256 in hex (64 digits)")
+    if not isinstance(rules, RuleSet):
+        try:
+            report = game.verify_hand(args.deck, args.salt, args.commitment, rules=rules, starting_seat=starting_seat,
+                                      moves=moves)
+        except FairnessError as error:
+            raise UsageError(f"--deck: {error}") from None
+        report.problems[:0] = disagreements
+        return report.to_dict()
     report = verify_hand(args.deck, args.salt, args.commitment, rules=rules, starting_seat=starting_seat, moves=moves)
     report.problems[:0] = disagreements
     return report.to_dict()

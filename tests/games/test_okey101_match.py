@@ -222,3 +222,43 @@ def test_no_frame_of_a_101_hand_shows_another_rack_the_pile_the_deck_or_the_seed
             continue
         Hand.objects.filter(pk=hand.pk).update(deadline=timezone.now() - timedelta(seconds=1))
         assert services.resolve_timeout(hand_id=hand.id, move=hand.move)
+
+
+def test_a_finished_101_hand_has_a_proof_the_printed_verify_command_accepts_and_a_replay(tmp_path):
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    table, users = make_101_table(hands=3)
+    services.start_match(user=table.room.owner, table_id=table.id)
+    for _ in range(400):
+        match, hand = current(table)
+        if hand.status != Hand.Status.PLAYING:
+            break
+        Hand.objects.filter(pk=hand.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+        assert services.resolve_timeout(hand_id=hand.id, move=hand.move)
+    match, hand = current(table)
+    proof = selectors.fair_deal_proof(hand)
+    assert proof["verification"] == {"valid": True, "problems": []}
+    assert proof["rules"]["game"] == "okey101"
+    path = tmp_path / "proof.json"
+    path.write_text(json.dumps(proof))
+    done = subprocess.run(
+        [sys.executable, "-m", "games.engine", "verify", "--deck", " ".join(proof["deck"]), "--salt", proof["salt"],
+         "--commitment", proof["commitment"], "--moves", str(path)],
+        cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True, timeout=60)
+    report = json.loads(done.stdout)
+    assert done.returncode == 0 and report["valid"] and report["result"]["scores"] == hand.state["result"]["scores"]
+    # A changed move is found.
+    proof["moves"][-2]["discard"] = "K1" if proof["moves"][-2].get("discard") != "K1" else "K2"
+    path.write_text(json.dumps(proof))
+    done = subprocess.run(
+        [sys.executable, "-m", "games.engine", "verify", "--deck", " ".join(proof["deck"]), "--salt", proof["salt"],
+         "--commitment", proof["commitment"], "--moves", str(path)],
+        cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and not json.loads(done.stdout)["valid"]
+    # The replay page's data shows every step with every rack and the melds.
+    data = selectors.replay_frames(hand=hand, viewer=users[0])
+    assert len(data["steps"]) == 1 + sum(1 for move in proof["moves"] if move["type"] in ("draw", "turn"))
+    assert all("melds" in step and len(step["racks"]) == 4 for step in data["steps"])
