@@ -21,7 +21,7 @@ from typing import Any
 
 from .check import CheckError, check
 from .fairness import FairnessError, canonical_deck, normal_salt, verify_hand
-from .rules import PRESETS, RuleSet, RuleSetError
+from .rules import PRESETS, RuleSet
 
 
 class UsageError(Exception):
