@@ -226,7 +226,28 @@ def hand_replay(request: HttpRequest, hand_id: int) -> HttpResponse:
     if hand is None:
         raise Http404
     data = selectors.replay_frames(hand=hand, viewer=request.user)
-    return render(request, "games/replay.html", {"hand": hand, "replay": data, "strings": table_strings()})
+    return render(request, "games/replay.html", {"hand": hand, "replay": data,
+                                                 "strings": {**table_strings(), **replay101_strings()}})
+
+
+def replay101_strings() -> dict[str, str]:
+    """The replay page's words for a 101 hand's moves (RULES.md "101 Okey")."""
+    return {
+        "r101_opened_melds": _("%(name)s eli açtı: %(total)s sayı"),
+        "r101_opened_pairs": _("%(name)s çiftten açtı: %(total)s çift"),
+        "r101_laid_down": _("%(name)s per indirdi"),
+        "r101_laid_off": _("%(name)s %(tile)s işledi"),
+        "r101_swapped": _("%(name)s okeyi aldı, yerine %(tile)s koydu"),
+        "r101_took": _("%(name)s %(tile)s taşını aldı"),
+        "r101_discarded": _("%(name)s %(tile)s attı"),
+        "r101_penalty_okey_discard": _("+101: %(name)s okey attı"),
+        "r101_penalty_islek": _("+101: %(name)s işlek taş attı"),
+        "r101_melds_of": _("%(name)s · açış %(total)s"),
+        "r101_pairs_of": _("%(name)s · %(total)s çift"),
+        "r101_finished": _("%(name)s eli bitirdi"),
+        "r101_pile_out": _("Orta taşlar bitti: herkes elindekini yazar"),
+        "r101_cancelled": _("Dördü de çiftten açtı: el iptal, yeniden dağıtılır"),
+    }
 
 
 @login_required

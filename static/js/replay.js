@@ -1,5 +1,5 @@
 /* Hand replay on a table: the four racks (all open: the hand is over and its deck revealed),
-   every discard pile, the centre, step by step from the views the server rebuilt from the deck and
+   every discard pile, the centre (101: the melds on the table), step by step from the views the server rebuilt from the deck and
    the move log. Tiles are drawn by static/js/tiles.js, the table's own drawing. */
 import { okeyTiles } from "./tiles.js";
 
@@ -29,8 +29,29 @@ import { okeyTiles } from "./tiles.js";
     return player ? player.nickname : "?";
   }
 
+  // A 101 turn: what it took, opened, laid off and discarded, and any penalty, in one line.
+  function describeTurn(event, who) {
+    const parts = [];
+    if (event.took) parts.push(fmt(T.r101_took, { name: who, tile: words(event.took) }));
+    for (const action of event.actions || []) {
+      if (action.type === "open") {
+        parts.push(fmt(action.kind === "pairs" ? T.r101_opened_pairs : T.r101_opened_melds, { name: who, total: action.total }));
+      } else if (action.type === "lay_down") parts.push(fmt(T.r101_laid_down, { name: who }));
+      else if (action.type === "lay_off") parts.push(fmt(T.r101_laid_off, { name: who, tile: words(action.tile) }));
+      else if (action.type === "swap") parts.push(fmt(T.r101_swapped, { name: who, tile: words(action.tile) }));
+    }
+    parts.push(fmt(T.r101_discarded, { name: who, tile: words(event.discard) }));
+    for (const penalty of event.penalties || []) parts.push(fmt(T["r101_penalty_" + penalty.reason], { name: who }));
+    return parts.join(" · ");
+  }
+
   function describe(event) {
     const who = event.seat !== undefined && event.seat !== null ? name(event.seat) : "";
+    if (event.type === "turn") return describeTurn(event, who);
+    if (event.type === "hand_end") {
+      if (event.reason === "finished") return fmt(T.r101_finished, { name: name(event.finisher) });
+      return event.reason === "cancelled" ? T.r101_cancelled : T.r101_pile_out;
+    }
     switch (event.type) {
       case "deal": return fmt(T.turn_of, { name: name(event.starting_seat) });
       case "draw": return event.source === "discard" ? fmt(T.drew_discard, { name: who, tile: words(event.tile) }) : fmt(T.drew_pile, { name: who });
@@ -63,8 +84,32 @@ import { okeyTiles } from "./tiles.js";
     return [group(step.racks[seat], okey)];
   }
 
+  // 101: every meld on the table, grouped by its owner, with the owner's opening total.
+  function renderMelds(step) {
+    const box = $("replay-melds");
+    if (!box) return;
+    box.hidden = !step.melds;
+    if (!step.melds) return;
+    const groups = [];
+    for (let seat = 0; seat < step.players; seat++) {
+      const melds = step.melds.filter((meld) => meld.owner === seat);
+      if (!melds.length) continue;
+      const row = document.createElement("div");
+      row.className = "replay-melds__owner";
+      row.dataset.seat = String(seat);
+      const head = document.createElement("p");
+      head.className = "replay-melds__head";
+      head.textContent = fmt(step.opened[seat] === "pairs" ? T.r101_pairs_of : T.r101_melds_of,
+        { name: name(seat), total: step.opening_totals[seat] });
+      row.append(head, ...melds.map((meld) => group(meld.tiles, step.okey)));
+      groups.push(row);
+    }
+    box.replaceChildren(...groups);
+  }
+
   function render(animate) {
     const step = data.steps[index];
+    renderMelds(step);
     const previous = index > 0 ? data.steps[index - 1] : null;
     root.dataset.step = String(index);
     root.dataset.phase = step.phase;

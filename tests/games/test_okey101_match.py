@@ -262,3 +262,20 @@ def test_a_finished_101_hand_has_a_proof_the_printed_verify_command_accepts_and_
     data = selectors.replay_frames(hand=hand, viewer=users[0])
     assert len(data["steps"]) == 1 + sum(1 for move in proof["moves"] if move["type"] in ("draw", "turn"))
     assert all("melds" in step and len(step["racks"]) == 4 for step in data["steps"])
+
+
+def test_the_replay_page_of_a_101_hand_opens_with_its_melds_area_and_its_words(client):
+    table, users = make_101_table(hands=3)
+    services.start_match(user=table.room.owner, table_id=table.id)
+    for _ in range(400):
+        match, hand = current(table)
+        if hand.status != Hand.Status.PLAYING:
+            break
+        Hand.objects.filter(pk=hand.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+        services.resolve_timeout(hand_id=hand.id, move=hand.move)
+    client.force_login(users[0])
+    page = client.get(f"/hands/{hand.id}/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert 'id="replay-melds"' in text
+    assert "r101_penalty_islek" in text
