@@ -1,5 +1,7 @@
-"""Room forms. The rule fields are generated from the engine's RuleSet and the rule catalogue,
-so a new engine option shows up in the form as soon as it is described."""
+"""Room forms. The rule fields are generated from the engine's rule sets and the rule catalogues
+(classic Okey's ``RuleSet`` + ``rules_catalog``, 101 Okey's ``Rules101`` + ``rules101_catalog``), so
+a new engine option shows up in the form as soon as it is described. The game type is chosen
+first; each game's options sit in a fieldset of their own that the page shows for that game only."""
 
 from __future__ import annotations
 
@@ -11,10 +13,15 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.engine.rules import PRESETS, RuleSet, RuleSetError
+from games.engine.game_types import CLASSIC, UnknownGameType, game_type
+from games.engine.okey101.rules import GAME as GAME101
+from games.engine.okey101.rules import Rules101, RulesError
+from games.engine.rules import CHIPS, PRESETS, RuleSet, RuleSetError
 from moderation.public_text import validate_public_text
 
+from . import rules101_catalog
 from .models import TURN_SECONDS_DEFAULT, TURN_SECONDS_MAX, TURN_SECONDS_MIN, Room
+from .rules101_catalog import GAME_LABELS, RULE101_OPTIONS
 from .rules_catalog import PRESET_LABELS, RULE_OPTIONS, rule_error_message
 from .selectors import RoomFilter
 from .services import (
@@ -26,6 +33,12 @@ from .services import (
 )
 
 RULE_PREFIX = "rule_"
+#: 101 Okey's options (``rule101_hands``…): a prefix of their own, as both games have ``partners``.
+RULE101_PREFIX = "rule101_"
+#: The games a room may play, in the form's order.
+GAMES = (CLASSIC, GAME101)
+#: A 101 choice left out of the request (the page sends no disabled fieldset): the engine's default.
+_LEFT_OUT = object()
 # The turn times a room may choose (within the model's 10–60 s limits).
 TURN_SECONDS_CHOICES = (10, 15, 20, 30, 45, 60)
 
@@ -77,7 +90,40 @@ def _bare_rule_field(name: str, default: Any) -> forms.Field:
     )
 
 
+def _encode101(value: Any) -> str:
+    """A 101 choice's value in the page: "none" for no limit, so that a field left out ("") is not
+    read as a choice of its own."""
+    return "none" if value is None else str(value)
+
+
+def _coerce101(raw: str) -> Any:
+    return None if raw == "none" else int(raw)
+
+
+def _rule101_form_field(name: str, default: Any) -> forms.Field:
+    option = RULE101_OPTIONS[name]
+    common: dict[str, Any] = {"label": option.label, "help_text": option.description, "required": False}
+    if option.choices:
+        return forms.TypedChoiceField(
+            choices=[(_encode101(value), label) for value, label in option.choices], coerce=_coerce101,
+            empty_value=_LEFT_OUT, initial=_encode101(default),
+            # The same words as the engine's refusal of the value (rules101_catalog.BAD_VALUE).
+            error_messages={"invalid_choice": rules101_catalog.BAD_VALUE.get(name, _("Bu kural seçimi geçersiz."))},
+            **common,
+        )
+    return forms.BooleanField(initial=default, **common)
+
+
 class RoomForm(forms.Form):
+    game = forms.ChoiceField(
+        label=_("Oyun"),
+        choices=[(game, GAME_LABELS[game]) for game in GAMES],
+        initial=CLASSIC,
+        required=False,
+        help_text=_("Okey: 14 taşla klasik oyun. 101 Okey: 21 taşla, el açılıp masaya taş işlenen oyun; her zaman "
+                    "4 kişiyle ve puanla oynanır."),
+        error_messages={"invalid_choice": _("Oyun Okey ya da 101 Okey olmalı.")},
+    )
     name = forms.CharField(label=_("Oda adı"), min_length=3, max_length=40, validators=[validate_public_text],
                            help_text=_("3 ile 40 karakter arası."))
     turn_seconds = forms.TypedChoiceField(
@@ -112,6 +158,10 @@ class RoomForm(forms.Form):
         self.room = room
         super().__init__(*args, **kwargs)
         current = room.rules if room else RuleSet().to_dict()
+        if room is not None:
+            # Editing keeps the room's game unless the owner picks another.
+            self.fields["game"].initial = rules101_catalog.game_of(room.rules)
+        current101 = current if rules101_catalog.is_101(current) else {}
         for field in fields(RuleSet):
             if field.name not in RULE_OPTIONS:
                 continue
@@ -120,6 +170,13 @@ class RoomForm(forms.Form):
             value = current.get(field.name, default)
             form_field.initial = _encode(value) if isinstance(form_field, forms.TypedChoiceField) else value
             self.fields[RULE_PREFIX + field.name] = form_field
+        for field in fields(Rules101):
+            if field.name not in RULE101_OPTIONS:
+                continue
+            form_field = _rule101_form_field(field.name, field.default)
+            value = current101.get(field.name, field.default)
+            form_field.initial = _encode101(value) if isinstance(form_field, forms.TypedChoiceField) else value
+            self.fields[RULE101_PREFIX + field.name] = form_field
         # The minimum is stated next to the field (in the reader's language, so built per form).
         limits = gettext("En az %(min)d karakter.") % {"min": PASSWORD_MIN_LENGTH}
         self.fields["password"].help_text = " ".join(
@@ -137,7 +194,16 @@ class RoomForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
-        if not any(name.startswith(RULE_PREFIX) for name in self.errors):
+        if "game" in self.errors:
+            return cleaned
+        # The other game's options do not apply: whatever came for them (a page without its script
+        # sends both fieldsets, the script only the chosen game's) neither counts nor blocks.
+        other = RULE_PREFIX if self.chosen_game() == GAME101 else RULE101_PREFIX
+        for name in [name for name in self._errors if name.startswith(other)]:
+            del self._errors[name]
+        if self.chosen_game() == GAME101:
+            self._clean_101()
+        elif not any(name.startswith(RULE_PREFIX) for name in self.errors):
             # The engine is the authority on which options go together: its refusal goes next to
             # the option at fault.
             try:
@@ -148,14 +214,48 @@ class RoomForm(forms.Form):
                 self.add_error(field if field in self.fields else None, message)
         return cleaned
 
+    def _clean_101(self) -> None:
+        """101 Okey through its game type. Classic Okey's fields do not apply (the page sends none of
+        them for 101); a page without its script shows them all, so a 2-seat table or chips asked
+        for there is refused in words, next to the field, rather than silently played otherwise."""
+        cleaned = self.cleaned_data
+        if cleaned.get(RULE_PREFIX + "players") not in (None, Rules101().players):
+            self.add_error(RULE_PREFIX + "players", str(rules101_catalog.ALWAYS_FOUR))
+        if cleaned.get(RULE_PREFIX + "scoring") == CHIPS:
+            self.add_error(RULE_PREFIX + "scoring", str(rules101_catalog.NO_CHIPS))
+        if any(name.startswith(RULE101_PREFIX) for name in self.errors):
+            return
+        data = self.rules_data()
+        try:
+            game = game_type(data["game"])
+            game.stored_rules(game.rules(data))
+        except (RulesError, UnknownGameType, TypeError) as error:
+            field = RULE101_PREFIX + (getattr(error, "field", None) or "")
+            message = (rules101_catalog.rule_error_message(error) if isinstance(error, (RulesError, UnknownGameType))
+                       else _("Bu kural seçimi geçersiz."))
+            self.add_error(field if field in self.fields else None, message)
+
+    def chosen_game(self) -> str:
+        """The chosen game (classic Okey when left out or not yet valid)."""
+        data = getattr(self, "cleaned_data", None) or {}
+        return data.get("game") or CLASSIC
+
     def rule_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.fields if name.startswith(RULE_PREFIX)]
 
+    def rule101_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.fields if name.startswith(RULE101_PREFIX)]
+
     def main_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in self.fields if not name.startswith(RULE_PREFIX)]
+        return [self[name] for name in self.fields
+                if name != "game" and not name.startswith((RULE_PREFIX, RULE101_PREFIX))]
 
     def rules_data(self) -> dict[str, Any]:
-        """The rule options as the engine wants them (RuleSet.from_dict validates them in the service)."""
+        """The rule options as the chosen game's engine wants them: classic Okey's ``RuleSet``
+        options (no "game", as every classic rule set is stored), or ``{"game": "okey101", ...}``.
+        The service validates them again through the game type."""
+        if self.chosen_game() == GAME101:
+            return self._rules101_data()
         data = {}
         for name, value in self.cleaned_data.items():
             if name.startswith(RULE_PREFIX):
@@ -167,6 +267,16 @@ class RoomForm(forms.Form):
             choices = RULE_OPTIONS[name].choices
             if value is None and choices and all(choice is not None for choice, _label in choices):
                 data[name] = defaults[name]
+        return data
+
+    def _rules101_data(self) -> dict[str, Any]:
+        defaults = Rules101().to_dict()
+        data: dict[str, Any] = {"game": GAME101}
+        for name, value in self.cleaned_data.items():
+            if name.startswith(RULE101_PREFIX):
+                option = name[len(RULE101_PREFIX):]
+                # A choice left out (a partial preview request) is the engine's default.
+                data[option] = defaults[option] if value is _LEFT_OUT else value
         return data
 
 
@@ -189,6 +299,9 @@ class ChatForm(forms.Form):
 
 class RoomFilterForm(forms.Form):
     q = forms.CharField(label=_("Ara"), required=False, max_length=40)
+    game = forms.ChoiceField(
+        label=_("Oyun"), required=False, choices=[("", _("Hepsi")), *[(game, GAME_LABELS[game]) for game in GAMES]]
+    )
     players = forms.TypedChoiceField(
         label=_("Oyuncu"),
         required=False,
@@ -212,4 +325,5 @@ class RoomFilterForm(forms.Form):
             scoring=data.get("scoring") or "",
             free_only=bool(data.get("free")),
             public_only=bool(data.get("public")),
+            game=data.get("game") or "",
         )

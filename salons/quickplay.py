@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 
 from accounts.errors import ServiceError
 from accounts.models import User
+from games.engine.game_types import CLASSIC
 from games.engine.rules import CHIPS, PRESETS, RuleSet
 from games.engine.scoring import most_a_hand_costs
 
@@ -66,7 +67,8 @@ def _public_tables(*, status: str, scoring: str):
     )
     if scoring:
         tables = tables.filter(room__rules__scoring=scoring)
-    return tables
+    # Quick play offers classic Okey's presets: a 101 table is never where "Hemen oyna" sits anyone.
+    return tables.filter(selectors.game_q(CLASSIC, "room__"))
 
 
 def candidate_tables(*, user: User, scoring: str = "") -> list[Table]:

@@ -15,9 +15,12 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.errors import ServiceError
 from accounts.models import User
+from games.engine.game_types import CLASSIC, UnknownGameType, game_type, game_type_of
+from games.engine.okey101.rules import GAME as GAME101
+from games.engine.okey101.rules import Rules101, RulesError
 from games.engine.rules import CHIPS, RuleSet, RuleSetError
 
-from . import events, selectors
+from . import events, rules101_catalog, selectors
 from .models import TURN_SECONDS_MAX, TURN_SECONDS_MIN, Room, RoomAccess, RoomPresence, Salon, Seat, Table
 from .room_access import _clean_password, _revoke_access
 from .rules_catalog import rule_error_message
@@ -68,25 +71,39 @@ def _clean_bot_fill(value: Any) -> int:
 
 
 def _clean_rules(rules: Any, salon: Salon) -> dict[str, Any]:
-    """Validate through the engine's RuleSet (the only authority on rules) plus the salon's limits."""
-    if isinstance(rules, RuleSet):
-        rule_set = rules
+    """Validate through the room's game type (the engine is the only authority on rules: classic
+    Okey's ``RuleSet``, 101's ``Rules101``) plus the salon's limits, which are about classic chip
+    stakes only (101 plays for points). Returns what the room stores: the game type's
+    ``stored_rules`` (classic names no game, as every classic rule set stored before)."""
+    if isinstance(rules, (RuleSet, Rules101)):
+        game, parsed = game_type(CLASSIC if isinstance(rules, RuleSet) else GAME101), rules
     else:
         if not isinstance(rules, dict):
             raise ServiceError("bad_rules", _("Kurallar okunamadı."))
         try:
-            rule_set = RuleSet.from_dict(rules)
+            game = game_type_of(rules)
+            parsed = game.rules(rules) if game.name != CLASSIC else RuleSet.from_dict(
+                {key: value for key, value in rules.items() if key != "game"})
+        except UnknownGameType:
+            raise ServiceError("unknown_game", _("Böyle bir oyun türü yok.")) from None
+        except RulesError as error:
+            raise ServiceError("bad_rules", rules101_catalog.rule_error_message(error), field=error.field) from None
         except RuleSetError as error:
             raise ServiceError("bad_rules", rule_error_message(error), field=error.field) from None
         except (TypeError, ValueError) as error:
             raise ServiceError("bad_rules", _("Geçersiz kural seçimi: %(error)s") % {"error": error}) from None
-    if rule_set.scoring == CHIPS and not salon.min_stake <= rule_set.stake <= salon.max_stake:
+    if isinstance(parsed, RuleSet) and parsed.scoring == CHIPS and not salon.min_stake <= parsed.stake <= salon.max_stake:
         raise ServiceError(
             "bad_stake",
             _("Bu salonda bahis %(min)d ile %(max)d çip arasında olmalı.")
             % {"min": salon.min_stake, "max": salon.max_stake},
         )
-    return rule_set.to_dict()
+    return game.stored_rules(parsed)
+
+
+def _players_of(rules: dict[str, Any]) -> int:
+    """Seats per table of a stored rule set, as its game type reads it (101: always 4)."""
+    return game_type_of(rules).rules(rules).players
 
 
 def _create_tables(room: Room, count: int, start: int = 1) -> list[Table]:
@@ -182,10 +199,11 @@ def update_room(
             "seats_taken", _("Masalarda oturan varken kurallar değiştirilemez; önce herkes masadan kalkmalı.")
         )
     changed_tables: list[int] = []
-    if clean_rules["players"] != room.players:
+    players = _players_of(clean_rules)
+    if players != room.players:
         for table in tables:
             table.seats.all().delete()
-            Seat.objects.bulk_create(Seat(table=table, position=p) for p in range(clean_rules["players"]))
+            Seat.objects.bulk_create(Seat(table=table, position=p) for p in range(players))
             changed_tables.append(table.pk)
     secret_change = is_private != room.is_private or new_password is not None
     room.name = name
@@ -218,8 +236,11 @@ def _normalised_rules(room: Room) -> dict[str, Any]:
     """The stored rules as the engine writes them, to compare with an edit (stored rules that no
     longer parse compare unequal, so they too change only at empty tables)."""
     try:
-        return RuleSet.from_dict(room.rules).to_dict()
-    except (RuleSetError, TypeError, ValueError):
+        game = game_type_of(room.rules)
+        if game.name == CLASSIC:
+            return RuleSet.from_dict({key: value for key, value in room.rules.items() if key != "game"}).to_dict()
+        return game.stored_rules(game.rules(room.rules))
+    except (RuleSetError, RulesError, UnknownGameType, TypeError, ValueError, AttributeError):
         return dict(room.rules or {})
 
 

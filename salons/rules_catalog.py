@@ -169,11 +169,12 @@ YES = _("Evet")
 UNKNOWN_GAME = _("Bu odanın oyun türü bu sitede oynanmıyor.")
 
 
-def read_rules(rules: RuleSet | dict[str, Any]) -> RuleSet:
+def read_rules(rules: RuleSet | dict[str, Any]) -> Any:
     """A stored rule set, read by its game type (``game_types.UnknownGameType`` for a game the site
-    does not play: the pages below say so instead of failing)."""
-    if isinstance(rules, RuleSet):
-        return rules
+    does not play: the pages below say so instead of failing). A 101 room's is a ``Rules101``: the
+    functions below hand it to ``rules101_catalog``."""
+    if not isinstance(rules, dict):
+        return rules  # already read (a RuleSet, a Rules101)
     return game_type_of(rules).rules(rules)
 NO = _("Hayır")
 
@@ -234,6 +235,10 @@ def describe_rules(rules: RuleSet | dict[str, Any]) -> list[RuleLine]:
         rule_set = read_rules(rules)
     except UnknownGameType:
         return [RuleLine(name="game", label=str(UNKNOWN_GAME), value="", description="", interpretation=False)]
+    if not isinstance(rule_set, RuleSet):
+        from . import rules101_catalog
+
+        return rules101_catalog.describe_rules(rule_set)
     data = rule_set.to_dict()
     lines = []
     for name in rule_field_names():
@@ -289,6 +294,10 @@ def option_badges(rules: RuleSet | dict[str, Any]) -> list[str]:
         rule_set = read_rules(rules)
     except UnknownGameType:
         return [str(UNKNOWN_GAME)]
+    if not isinstance(rule_set, RuleSet):
+        from . import rules101_catalog
+
+        return rules101_catalog.option_badges(rule_set)
     default = RuleSet.preset(rule_set.scoring).to_dict()
     data = rule_set.to_dict()
     badges = []
@@ -313,6 +322,10 @@ def plain_rules(rules: RuleSet | dict[str, Any], *, turn_seconds: int | None = N
         rule_set = read_rules(rules)
     except UnknownGameType:
         return [str(UNKNOWN_GAME)]
+    if not isinstance(rule_set, RuleSet):
+        from . import rules101_catalog
+
+        return rules101_catalog.plain_rules(rule_set, turn_seconds=turn_seconds)
     values = dict(scoring_examples(rule_set))
     normal, pairs, okey = (values[str(label)] for label in (
         pgettext_lazy("finish", "Normal bitiş"), pgettext_lazy("finish", "Çiftten bitiş"),

@@ -18,9 +18,11 @@ from django.utils.translation import gettext_lazy as _
 from accounts.errors import ServiceError
 from accounts.models import User
 from accounts.selectors import public_user
+from games.engine.game_types import CLASSIC
 
 from .models import ChatMessage, Room, RoomAccess, RoomPresence, RoomRemoval, Salon, SalonStaff, Seat, Table
-from .rules_catalog import PRESET_LABELS, describe_rules
+from .rules101_catalog import GAME_LABELS, game_label, game_of
+from .rules_catalog import PRESET_LABELS, UNKNOWN_GAME, describe_rules
 
 # A room socket pings every 30 s; a presence row not seen for this long belongs to a dead socket.
 PRESENCE_TTL = timedelta(seconds=75)
@@ -152,14 +154,19 @@ def room_summary(room: Room) -> dict[str, Any]:
     tables = list(room.tables.all())
     seats = [seat for table in tables for seat in table.seats.all()]
     rules = room.rules
+    game = game_of(rules)
+    scoring = rules.get("scoring") if game == CLASSIC else None
     return {
         "id": room.pk,
         "name": room.name,
         "url": room.get_absolute_url(),
         "owner": public_user(room.owner),
         "is_private": room.is_private,
-        "scoring": rules.get("scoring"),
-        "scoring_label": str(PRESET_LABELS.get(rules.get("scoring"), rules.get("scoring"))),
+        # The game type: classic Okey's rooms keep their look (no badge of their own), others show it.
+        "game": game,
+        "game_label": game_label(rules) or str(UNKNOWN_GAME),
+        "scoring": scoring,
+        "scoring_label": str(PRESET_LABELS.get(scoring, scoring)) if scoring else "",
         "players": room.players,
         "stake": room.stake if rules.get("scoring") == "chips" else None,
         "turn_seconds": room.turn_seconds,
@@ -274,6 +281,16 @@ class RoomFilter:
     scoring: str = ""
     free_only: bool = False
     public_only: bool = False
+    #: A game type ("okey", "okey101"); "" = every game.
+    game: str = ""
+
+
+def game_q(game: str, prefix: str = "") -> Q:
+    """Rooms that play ``game``: classic Okey's rule sets name no game (or "okey")."""
+    field = f"{prefix}rules__game"
+    if game == CLASSIC:
+        return ~Q(**{f"{prefix}rules__has_key": "game"}) | Q(**{field: CLASSIC})
+    return Q(**{field: game})
 
 
 def salon_rooms(*, salon: Salon, room_filter: RoomFilter | None = None) -> list[dict[str, Any]]:
@@ -290,15 +307,21 @@ def salon_rooms(*, salon: Salon, room_filter: RoomFilter | None = None) -> list[
         rooms = rooms.filter(Q(name__icontains=room_filter.text) | Q(owner__username__icontains=room_filter.text))
     if room_filter.public_only:
         rooms = rooms.filter(is_private=False)
+    if room_filter.game in GAME_LABELS:
+        rooms = rooms.filter(game_q(room_filter.game))
     if room_filter.players:
-        rooms = rooms.filter(rules__players=room_filter.players)
+        # A 101 room stores no table size: it always seats four.
+        seats = Q(rules__players=room_filter.players)
+        if room_filter.players == 4:
+            seats |= ~Q(rules__has_key="players") & ~game_q(CLASSIC)
+        rooms = rooms.filter(seats)
     if room_filter.scoring:
         rooms = rooms.filter(rules__scoring=room_filter.scoring)
     summaries = []
     for room in rooms:
         summary = room_summary(room)
         # The room list shows every table: who sits, free seats, watch or sit (seats prefetched).
-        summary["table_list"] = [table_payload(table) for table in room.tables.all()]
+        summary["table_list"] = [{**table_payload(table), "game": summary["game"]} for table in room.tables.all()]
         summary["rule_badges"] = rule_badges(room.rules)
         summaries.append(summary)
     people = room_people_counts([summary["id"] for summary in summaries])

@@ -19,9 +19,10 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import User
 from games.engine.game_types import UnknownGameType
+from games.engine.okey101.rules import Rules101
 from games.engine.rules import PRESETS, RuleSet
 
-from . import rules_catalog, selectors, services
+from . import rules101_catalog, rules_catalog, selectors, services
 from .forms import ChatForm, EnterRoomForm, RemoveUserForm, RoomFilterForm, RoomForm
 from .models import Room, Salon, Table
 from .services import ServiceError
@@ -352,7 +353,16 @@ def rules_page(request: HttpRequest) -> HttpResponse:
         }
         for name in rules_catalog.rule_field_names()
     ]
-    return render(request, "salons/rules.html", {"presets": presets, "options": options})
+    options101 = [
+        {
+            "name": name,
+            "option": rules101_catalog.RULE101_OPTIONS.get(name),
+            "default": rules101_catalog.format_value(name, getattr(Rules101(), name)),
+        }
+        for name in rules101_catalog.rule101_field_names()
+    ]
+    return render(request, "salons/rules.html", {"presets": presets, "options": options,
+                                                 "okey101": rules101_catalog.section(), "options101": options101})
 
 
 def room_rules(request: HttpRequest, room_id: int) -> HttpResponse:
@@ -361,6 +371,9 @@ def room_rules(request: HttpRequest, room_id: int) -> HttpResponse:
         rule_set = room.rule_set
     except UnknownGameType:
         return render(request, "salons/room_rules.html", {"room": room, "lines": rules_catalog.describe_rules(room.rules)})
+    if isinstance(rule_set, Rules101):
+        return render(request, "salons/room_rules.html",
+                      {"room": room, "okey101": rules101_catalog.section(rule_set)})
     return render(
         request,
         "salons/room_rules.html",

@@ -58,18 +58,21 @@ def my_play(context: dict[str, Any]) -> dict[str, Any]:
 
 @register.simple_tag
 def rules_preview_of(form: Any) -> list[str]:
-    """The room form's rules in plain words, as the form stands (its posted data or the room's)."""
+    """The room form's rules in plain words, as the form stands (its posted data or the room's),
+    for the game the form chose (classic Okey or 101 Okey)."""
+    from games.engine.errors import EngineError
     from games.engine.rules import RuleSet, RuleSetError
+    from salons.preview_views import preview_rules
     from salons.rules_catalog import plain_rules
 
     data = getattr(form, "cleaned_data", None)
     try:
         if data:
-            return plain_rules(RuleSet.from_dict(form.rules_data()), turn_seconds=data.get("turn_seconds"))
+            return plain_rules(preview_rules(form), turn_seconds=data.get("turn_seconds"))
         room = getattr(form, "room", None)
         if room is not None:
             return plain_rules(room.rules, turn_seconds=room.turn_seconds)
-    except (RuleSetError, TypeError, ValueError, KeyError):
+    except (RuleSetError, EngineError, TypeError, ValueError, KeyError):
         pass
     return plain_rules(RuleSet(), turn_seconds=form.fields["turn_seconds"].initial)
 

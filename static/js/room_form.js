@@ -1,16 +1,25 @@
-/* Room form: show only the rule options that matter for the chosen scoring preset and table size.
-   Which preset and size an option belongs to comes from the server (data-presets / data-fixed-by /
-   data-players, from the rule catalogue). */
+/* Room form: the game is chosen first; only the chosen game's rules show, and of classic Okey's
+   only the options that matter for the chosen scoring preset and table size.
+   Which game a fieldset belongs to (data-game) and which preset and size an option belongs to
+   (data-presets / data-fixed-by / data-players) come from the server (the rule catalogues).
+   The other game's fieldset is disabled as well as hidden, so the browser sends none of it. */
 (function () {
   "use strict";
   var form = document.querySelector("[data-room-form]");
   if (!form) { return; }
+  var game = form.querySelector('[name="game"]');
   var scoring = form.querySelector('[name="rule_scoring"]');
   var players = form.querySelector('[name="rule_players"]');
   var privateBox = form.querySelector('[name="is_private"]');
   var password = form.querySelector('[name="password"]');
 
   function update() {
+    var chosen = game && game.value ? game.value : "okey";
+    form.querySelectorAll("fieldset[data-game]").forEach(function (fieldset) {
+      var other = fieldset.dataset.game !== chosen;
+      fieldset.hidden = other;
+      fieldset.disabled = other;
+    });
     var preset = scoring ? scoring.value : "";
     var size = players ? players.value : "";
     form.querySelectorAll("[data-presets], [data-fixed-by], [data-players]").forEach(function (input) {
