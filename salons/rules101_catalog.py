@@ -176,7 +176,7 @@ def format_value(name: str, value: Any) -> str:
 def describe_rules(rules: Rules101) -> list[RuleLine]:
     """A 101 room's rule lines, in the engine's field order: the game first."""
     data = rules.to_dict()
-    lines = [RuleLine(name="game", label=str(_("Oyun")), value=str(GAME_LABELS[GAME]), description=str(DESCRIPTION),
+    lines = [RuleLine(name="game", label=str(_("Oyun")), value=str(GAME_LABELS[GAME]), description="",
                       interpretation=False)]
     for name in rule101_field_names():
         option = RULE101_OPTIONS.get(name)
@@ -217,6 +217,8 @@ EXAMPLE_SEATS: tuple[Promise, ...] = (
     _("Elini hiç açmamış"),
     _("Seri ve perle açmış; elinde bir okey ve yeşil 4 kaldı"),
 )
+#: Seat 2 at an eşli table: the finisher's partner, who writes 0.
+PARTNER_SEAT = _("Eli bitirenin eşi (elini hiç açmamış)")
 
 
 @dataclass(frozen=True)
@@ -244,8 +246,12 @@ def score_examples(rules: Rules101 | None = None) -> list[ScoreExample]:
 
 def example_rows(rules: Rules101 | None = None) -> list[dict[str, Any]]:
     """The examples as a table: one row per seat, one column per kind of finish."""
+    rules = rules or Rules101()
     examples = score_examples(rules)
-    return [{"seat": str(EXAMPLE_SEATS[seat]), "scores": [example.scores[seat] for example in examples]}
+    seats = [*EXAMPLE_SEATS]
+    if rules.partners:
+        seats[2] = PARTNER_SEAT
+    return [{"seat": str(seats[seat]), "scores": [example.scores[seat] for example in examples]}
             for seat in range(PLAYERS)]
 
 

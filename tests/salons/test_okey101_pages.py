@@ -50,6 +50,10 @@ def test_the_examples_follow_a_rooms_options():
     examples = rules101_catalog.score_examples(Rules101(unopened_penalty=303, partners=True))
     assert [example.scores for example in examples] == [(-101, 3, 0, 105), (-202, 6, 0, 210), (-404, 12, 0, 420)]
     assert rules101_catalog.score_examples(Rules101(unopened_penalty=101))[2].scores[2] == 404
+    # At an eşli table the never-opened seat 2 is the finisher's partner, and is named so.
+    rows = rules101_catalog.example_rows(Rules101(partners=True))
+    assert rows[2] == {"seat": "Eli bitirenin eşi (elini hiç açmamış)", "scores": [0, 0, 0]}
+    assert rules101_catalog.example_rows()[2]["seat"] == "Elini hiç açmamış"
 
 
 def test_the_preview_writes_101_in_a_few_sentences():

@@ -241,3 +241,16 @@ def test_nonsense_is_refused_without_a_500(client, data):
     response = client.post(f"/salons/{salon.slug}/rooms/new/", {**form101_data(), **data})
     assert response.status_code in (200, 302)
     assert Room.objects.filter(rules__game="tavla").count() == 0
+
+
+def test_a_game_not_offered_is_refused_in_words(client):
+    salon = make_salon()
+    client.force_login(make_player())
+    response = client.post(f"/salons/{salon.slug}/rooms/new/", {**form101_data(), "game": "tavla"})
+    assert response.status_code == 200
+    assert response.context["form"].errors["game"] == ["Oyun Okey ya da 101 Okey olmalı."]
+    assert Room.objects.count() == 0
+
+
+def test_classic_rules_naming_their_game_are_stored_as_every_classic_rule_set():
+    assert make_room(rules={"game": "okey", **RuleSet(players=2).to_dict()}).rules == RuleSet(players=2).to_dict()
