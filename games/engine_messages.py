@@ -53,7 +53,7 @@ ENGINE_MESSAGES = {
     "opening_too_low": lambda: _("Açışınız yetmiyor: en az 101 sayı ya da 5 çift gerekir."),
     "no_such_meld": lambda: _("Masada böyle bir per yok."),
     "not_layable": lambda: _("Bu taş o pere işlenemez."),
-    "bad_swap": lambda: _("Bu taş o perdeki okeyin yerine konamaz."),
+    "bad_swap": lambda: _("Bu taş o perin okeyinin yerine konamaz."),
     "layoff_limit": lambda: _("Çiftle açan bir turda en çok 2 taş işleyebilir."),
     "discard_unused": lambda: _("Aldığınız taşı bu turda masaya koymalısınız; koyamıyorsanız geri bırakıp ortadan çekin."),
     "must_discard": lambda: _("Her tur bir taş atarak biter: son taşınız pere giremez."),

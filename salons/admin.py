@@ -12,10 +12,13 @@ from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from games.engine.rules import RuleSet, RuleSetError
+from games.engine.game_types import UnknownGameType, game_type_of
+from games.engine.okey101.rules import RulesError
+from games.engine.rules import RuleSetError
 from moderation.public_text import validate_public_text
 
 from .models import ChatMessage, Room, RoomRemoval, Salon, SalonStaff, Seat, Table
+from . import rules101_catalog
 from .rules_catalog import rule_error_message
 
 
@@ -93,10 +96,17 @@ class RoomAdminForm(forms.ModelForm):
         if not isinstance(rules, dict):
             raise forms.ValidationError(_("Kurallar bir JSON nesnesi olmalı."), code="bad_rules")
         try:
-            return RuleSet.from_dict(rules).to_dict()
+            game = game_type_of(rules)
+        except UnknownGameType:
+            raise forms.ValidationError(_("Böyle bir oyun türü yok."), code="unknown_game") from None
+        try:
+            # Each game's own rules (101 Okey names itself: "game": "okey101").
+            return game.stored_rules(game.rules(rules))
+        except RulesError as error:
+            raise forms.ValidationError(rules101_catalog.rule_error_message(error), code=error.code) from None
         except RuleSetError as error:
             raise forms.ValidationError(rule_error_message(error), code=error.code) from None
-        except TypeError:
+        except (TypeError, ValueError):
             raise forms.ValidationError(_("Bu kural seçimi geçersiz."), code="bad_rules") from None
 
 

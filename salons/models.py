@@ -165,10 +165,10 @@ class Room(models.Model):
     def chip_cover(self) -> int:
         """What a player must hold to sit here: the most one hand can cost them (0 but at chips),
         set aside as each hand is dealt (``accounts.models.ChipHold``)."""
-        from games.engine.scoring import most_a_hand_costs
+        from games.engine.game_types import game_type_of
 
         try:
-            return most_a_hand_costs(self.rule_set)
+            return game_type_of(self.rules).hand_cover(self.rule_set)
         except UnknownGameType:
             return 0  # nobody plays there: starting a match is refused (unknown_game)
 

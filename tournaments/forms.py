@@ -18,8 +18,10 @@ from tournaments.models import WEEKDAYS, Format
 class TournamentForm(forms.Form):
     name = forms.CharField(label=_("Turnuva adı"), min_length=3, max_length=60, validators=[validate_public_text])
     format = forms.ChoiceField(label=_("Biçim"), choices=Format.choices, initial=Format.KNOCKOUT)
-    game = forms.ChoiceField(label=_("Oyun"), initial="okey", choices=[("okey", _("Okey")), (GAME101, _("101 Okey"))])
-    hands_101 = forms.TypedChoiceField(label=_("101 maçı kaç el"), coerce=int, initial=11,
+    game = forms.ChoiceField(label=_("Oyun"), initial="okey", required=False,
+                             choices=[("okey", _("Okey")), (GAME101, _("101 Okey"))])
+    hands_101 = forms.TypedChoiceField(label=_("101 maçı kaç el"), coerce=int, initial=11, required=False,
+                                       empty_value=11,
                                        choices=[(hands, str(hands)) for hands in HANDS_101])
     scoring = forms.ChoiceField(label=_("Puanlama"), initial=PENALTY,
                                 choices=[(COUNTDOWN, _("Geri sayım (20'den sıfıra)")), (PENALTY, _("Ceza puanı"))])
