@@ -1,0 +1,1 @@
+"""Kart Okey (package docstring written below)."""
