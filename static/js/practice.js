@@ -5,7 +5,8 @@
   "use strict";
   var box = document.getElementById("tutorial");
   if (!box) { return; }
-  var KEY = "okey.tutorial.seen";
+  // Each game has its own first hand to guide (101 Okey: data-key), remembered apart.
+  var KEY = box.dataset.key || "okey.tutorial.seen";
   var steps = Array.prototype.slice.call(box.querySelectorAll("template[data-tutorial-step]"));
   var title = box.querySelector("[data-tutorial-title]");
   var text = box.querySelector("[data-tutorial-text]");
