@@ -42,7 +42,17 @@ from typing import Any
 
 from ..errors import EngineError
 from . import scoring
-from .cards import Card, card_arg, card_value, format_card, format_cards, full_deck, hand_value, rank_of, sort_key
+from .cards import (
+    Card,
+    card_arg,
+    card_value,
+    format_card,
+    format_cards,
+    full_deck,
+    hand_value,
+    rank_of,
+    sort_key,
+)
 from .melds import KINDS, extended, read_meld
 from .rules import RulesKart
 

@@ -1,0 +1,143 @@
+"""Kart Okey bots: ``play_bot_turn(state, seat, level=, rng=)`` plays a seated bot's whole turn to
+win (RULES.md "Kart Okey", rule 10; docs/game-types.md: three levels).
+
+A bot knows only what its seat's view shows: its own hand, the melds on the table, the discard
+pile's top and everyone's card count. It never reads the stock: a stock draw is played first
+(``draw_from_stock``) and the rest of the turn is chosen with the card drawn, as a person does.
+
+* **easy**: takes the discard pile's top only when it makes a new meld at once; otherwise draws
+  from the stock. Lays down what the search finds, then throws one of its three highest loose
+  cards at random.
+* **normal**: takes the top when the best plan with it leaves fewer points than the hand without
+  it and uses it on the table; lays down the best plan (``search.best_plan``); keeps cards close to
+  a meld (a pair of one rank, neighbours in a suit) and throws the card that costs most to keep.
+* **hard**: as normal, and: never throws a card that fits a meld on the table while another card
+  will do (the next player would lay it off); while it has not melded this hand, the stock is
+  long and nobody is close to going out, it holds its melds back when at most two loose cards stand
+  between it and going rummy (+25 from everyone else, rule 8).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from ..errors import EngineError
+from .cards import Card, card_value, format_card, rank_of, suit_of
+from .hand import DISCARD, HandKart, apply_turn, draw_from_stock
+from .melds import extended
+from .search import Plan, best_plan, candidate_melds, table_views
+
+LEVELS = ("easy", "normal", "hard")
+#: Hard holds its melds for rummy only while the stock has at least this many cards ...
+RUMMY_HOLD_STOCK = 10
+#: ... every other player holds at least this many cards ...
+RUMMY_HOLD_SAFE_COUNT = 6
+#: ... and at most this many loose cards stand between it and going out.
+RUMMY_HOLD_LOOSE = 2
+
+
+def play_bot_turn(state: HandKart, seat: int, *, level: str = "normal",
+                  rng: random.Random | None = None) -> HandKart:
+    """Play ``seat``'s whole turn (draw, melds and lay-offs, discard) and return the new state."""
+    if level not in LEVELS:
+        raise EngineError(f"unknown bot level {level!r}: easy, normal or hard", code="bad_action", level=level)
+    rng = rng or random.Random()
+    table = table_views(state.melds)
+    taken: Card | None = None
+    if not state.drawn:
+        top = state.discard_top
+        if top is not None and _takes(level, list(state.hands[seat]), top, table):
+            taken = top
+            cards = [*state.hands[seat], top]
+        else:
+            state = draw_from_stock(state, seat)
+            cards = list(state.hands[seat])
+    else:
+        cards = list(state.hands[seat])
+    turn = choose_turn(state, seat, cards, table, level=level, rng=rng, taken=taken)
+    turn["draw"] = DISCARD if taken is not None else None
+    return apply_turn(state, seat, turn)
+
+
+def _takes(level: str, cards: list[Card], top: Card, table: Sequence[Any]) -> bool:
+    """Whether to take the discard pile's top instead of the stock's unknown card."""
+    if level == "easy":
+        return any(top in meld for meld in candidate_melds([*cards, top]))
+    with_top = best_plan([*cards, top], table, forbidden=top)
+    if with_top is None or top not in with_top.placed:
+        return False
+    without = best_plan(cards, table, discard=False)
+    # Taking it is worth it when it lowers the hand's points (or goes out).
+    return with_top.goes_out or (without is not None and with_top.penalty < without.penalty)
+
+
+def choose_turn(state: HandKart, seat: int, cards: list[Card], table: Sequence[Any], *, level: str,
+                rng: random.Random, taken: Card | None) -> dict[str, Any]:
+    """The turn's actions and discard for ``cards`` (the hand after the draw)."""
+    plan = best_plan(cards, table, forbidden=taken)
+    assert plan is not None  # a hand after a draw holds two cards at least, so one may be thrown
+    if plan.goes_out:
+        return {"actions": plan.actions(), "discard": format_card(plan.discard)}
+    if level == "hard" and _holds_for_rummy(state, seat, plan):
+        loose = [*plan.left, plan.discard]
+        choice = _discard_choice(loose, cards, table, level=level, rng=rng, taken=taken)
+        return {"actions": [], "discard": format_card(choice)}
+    loose = [*plan.left, plan.discard]
+    choice = _discard_choice(loose, loose, table, level=level, rng=rng, taken=taken)
+    return {"actions": plan.actions(), "discard": format_card(choice)}
+
+
+def _holds_for_rummy(state: HandKart, seat: int, plan: Plan) -> bool:
+    if state.melded[seat] or not plan.placed:
+        return False
+    others = [len(cards) for other, cards in enumerate(state.hands) if other != seat]
+    return (len(state.stock) >= RUMMY_HOLD_STOCK and min(others) >= RUMMY_HOLD_SAFE_COUNT
+            and len(plan.left) <= RUMMY_HOLD_LOOSE)
+
+
+def _gap(a: Card, b: Card) -> int:
+    """How far apart two cards of one suit are, the ace counted low or high, whichever is nearer."""
+    low = abs(rank_of(a) - rank_of(b))
+    high = abs(_high(a) - _high(b))
+    return min(low, high)
+
+
+def _high(card: Card) -> int:
+    return 14 if rank_of(card) == 1 else rank_of(card)
+
+
+def keep_worth(card: Card, others: Sequence[Card]) -> float:
+    """How close ``card`` is to a meld with the other cards kept: a card of its rank in another suit,
+    a neighbour (±1) or a card two away (±2) in its suit."""
+    worth = 0.0
+    for other in others:
+        if rank_of(other) == rank_of(card) and suit_of(other) != suit_of(card):
+            worth += 4.0
+        elif suit_of(other) == suit_of(card) and other != card:
+            gap = _gap(card, other)
+            worth += 4.0 if gap == 1 else 2.0 if gap == 2 else 0.0
+    return worth
+
+
+def _discard_choice(loose: list[Card], kept: list[Card], table: Sequence[Any], *, level: str,
+                    rng: random.Random, taken: Card | None) -> Card:
+    choices = [card for card in loose if card != taken]
+    if level == "easy":
+        ordered = sorted(choices, key=lambda card: (-card_value(card), -rank_of(card), suit_of(card)))
+        return rng.choice(ordered[:3])
+
+    def throw(card: Card) -> tuple[float, int, int]:
+        """Higher: more reason to throw it (its points, less what it is worth keeping)."""
+        others = list(kept)
+        others.remove(card)
+        score = card_value(card) - keep_worth(card, others)
+        if level == "hard" and any(extended(meld.kind, meld.cards, card) is not None for meld in table):
+            score -= 100.0
+        return (score, rank_of(card), -suit_of(card))
+
+    return max(choices, key=throw)
+
+
+__all__ = ["LEVELS", "choose_turn", "keep_worth", "play_bot_turn"]
