@@ -30,11 +30,28 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
 
     # A tournament's table: its result is the tournament's, it offers no rematch.
     tournament = Tournament.objects.filter(room_id=table.room_id).only("pk").first()
+    game = table_game(table.room.rules)
+    strings = table_strings()
+    if game == "okey101":
+        from games.strings101 import table101_strings
+
+        strings.update(table101_strings())
     return render(request, "games/table.html", {
-        "table": table, "room": table.room, "strings": table_strings(),
+        "table": table, "room": table.room, "strings": strings, "game": game,
         "quick_phrases": quick_phrases(), "quick_emoji": QUICK_EMOJI, "next_hand_seconds": NEXT_HAND_PAUSE_SECONDS,
         "practice": practice, "tournament": tournament,
     })
+
+
+def table_game(rules) -> str:
+    """The name of the game a room plays (classic Okey's table for a game this site does not know:
+    the page opens and the server's frames say what is wrong, never a 500)."""
+    from games.engine import game_types
+
+    try:
+        return game_types.game_type_of(rules).name
+    except game_types.UnknownGameType:
+        return game_types.CLASSIC
 
 
 # Sent as chat lines like any other: through the same filter and limits.

@@ -5,7 +5,7 @@
 
 import { $, fmt } from "./format.js";
 
-export function makeFeed({ T, tiles, currentFrame, mySeat, playerName, playerOf, beep }) {
+export function makeFeed({ T, tiles, currentFrame, mySeat, playerName, playerOf, beep, describeOther, soundOf }) {
   const tileElement = tiles.tile;
 
   function feedLine(parts, options) {
@@ -56,7 +56,8 @@ export function makeFeed({ T, tiles, currentFrame, mySeat, playerName, playerOf,
       case "take_indicator": line(textWithTile(say("feed_take_indicator", "my_take_indicator"), { name }, event.tile, okey)); break;
       case "lay_first_okey": line(textWithTile(say("feed_lay_okey", "my_lay_okey"), { name }, event.tile, okey)); break;
       case "pile_out": line([document.createTextNode(T.pile_out)]); break;
-      default: break;
+      // A game's own moves (101's "turn", "hand_end"): said by that game's module.
+      default: if (describeOther) describeOther(event, { line, feedLine, textWithTile, name, mine, auto, okey }); break;
     }
   }
 
@@ -84,7 +85,8 @@ export function makeFeed({ T, tiles, currentFrame, mySeat, playerName, playerOf,
   const SOUND_WEIGHT = { finish: 5, indicator: 4, take: 3, discard: 2, draw: 1 };
   function moveSound(event, current) {
     const name = { discard: "discard", finish: "finish", show_indicator: "indicator", take_indicator: "indicator",
-      lay_first_okey: "discard", draw: event.source === "discard" ? "take" : "draw" }[event.type];
+      lay_first_okey: "discard", draw: event.source === "discard" ? "take" : "draw" }[event.type]
+      || (soundOf ? soundOf(event) : undefined);
     if (!name) return current;
     return !current || SOUND_WEIGHT[name] > SOUND_WEIGHT[current] ? name : current;
   }
@@ -102,5 +104,5 @@ export function makeFeed({ T, tiles, currentFrame, mySeat, playerName, playerOf,
     }
   }
 
-  return { textWithTile, feedHandStart, describeNewMoves, describePlayerChanges };
+  return { textWithTile, feedHandStart, describeNewMoves, describePlayerChanges, feedLine };
 }

@@ -1,12 +1,12 @@
 /* The seat boxes: each player's face (initials on a colour drawn from the nickname), name (a button
    that opens the player card), tile count and score, the lasting markers (bot, away, left, going for
-   pairs, indicator shown, starter, partner) and the turn seat's ring; before the first deal, the
+   pairs, indicator shown, starter, partner, and a game's own: `extraBadges(seat, hand)`) and the turn seat's ring; before the first deal, the
    seats to sit in and what the table waits for (people, "Hazırım", the bots' countdown). */
 
 import { $, fmt, num } from "./format.js";
 
 export function makeSeats({ T, root, me, lang, currentFrame, players, seatBox, playerOf, teamOf, isOffline,
-                            openCard, send }) {
+                            openCard, send, extraBadges }) {
   function badge(text, kind) {
     const el = document.createElement("span");
     el.className = `tag tag--${kind}`;
@@ -110,6 +110,8 @@ export function makeSeats({ T, root, me, lang, currentFrame, players, seatBox, p
       if ((hand.declared_pairs || []).includes(seat)) badges.append(badge(T.going_pairs, "pairs"));
       if ((hand.shown_indicators || []).includes(seat)) badges.append(badge(T.showed_indicator, "indicator"));
       if (hand.starting_seat === seat) badges.append(badge(T.starter, "starter"));
+      // A game's own lasting markers (101: opened and with what, penalties): [text, kind] pairs.
+      if (extraBadges) for (const [text, kind] of extraBadges(seat, hand)) badges.append(badge(text, kind));
       if (matchOver) {
         const mark = seats.find((s) => s.nickname === player.nickname);
         if (mark && (mark.ready || mark.bot)) badges.append(badge(T.rematch_yes, "ready"));

@@ -1,0 +1,112 @@
+/* The melds on the table (RULES.md "101 Okey", rule 15): grouped by player in play order from your
+   own seat, each group headed by its owner and their opening total, every meld a drop target (lay
+   off by dragging a tile onto it) and a button (tap it after picking a tile, or Enter on it). The
+   staged part of your turn is drawn dashed: melds laid this turn, tiles laid off on a meld, and the
+   opening being composed (each composed meld with a button to take it back). */
+
+import { fmt } from "../format.js";
+import { ordered } from "./melds.js";
+
+export function makeMeldsArea({ T, tiles, onMeldTap, onMeldKey, onDraftRemove }) {
+  const $ = (id) => document.getElementById(id);
+  const el = (tag, className, text) => {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  };
+  const KIND = { run: () => T.m101_kind_run, group: () => T.m101_kind_group, pair: () => T.m101_kind_pair };
+
+  function meldTiles(meld, okey, staged) {
+    const box = el("span", "meld__tiles");
+    const left = [...(staged || [])];
+    for (const { tile, as } of ordered(meld.kind, meld.tiles, okey)) {
+      const face = tiles.tile(tile, okey, { as });
+      const at = left.indexOf(tile);
+      if (at >= 0) { left.splice(at, 1); face.classList.add("staged"); }
+      box.append(face);
+    }
+    return box;
+  }
+
+  function label(owner, meld, okey) {
+    const words = ordered(meld.kind, meld.tiles, okey).map(({ tile, as }) => (as ? fmt(T.okey_as, { tile: tiles.words(as) }) : tiles.words(tile, okey)));
+    return fmt(T.m101_meld_label, { name: owner, tiles: words.join(", "), value: meld.value });
+  }
+
+  /* `model`: {hand, view (the staged turn's table), drafts [{tiles, kind, value}], summary, order,
+     playerName, target (the meld picked as target), mine} */
+  function render(model) {
+    const { hand, view, drafts, summary, order, playerName, target, mine } = model;
+    const area = $("melds");
+    const okey = hand.okey;
+    const groups = [];
+    for (const seat of order) {
+      const melds = view.melds.filter((meld) => meld.owner === seat);
+      const isMe = mine !== null && seat === mine;
+      const myDrafts = isMe ? drafts : [];
+      if (!melds.length && !myDrafts.length) continue;
+      const group = el("section", "mgroup");
+      group.dataset.owner = String(seat);
+      if (isMe) group.classList.add("mine");
+      const head = el("h3", "mgroup__head");
+      head.append(el("span", "mgroup__name", isMe ? T.m101_you : playerName(seat)));
+      const opened = seat === mine ? view.opened : hand.opened[seat];
+      const total = seat === mine ? view.openingTotal : hand.opening_totals[seat];
+      if (opened) {
+        const line = el("span", "mgroup__total", fmt(opened === "pairs" ? T.m101_opened_pairs : T.m101_opened_melds, { total }));
+        if (isMe && hand.opened[seat] === null) line.classList.add("staged");
+        head.append(line);
+      }
+      if (myDrafts.length && summary) {
+        const counter = el("span", "mgroup__counter",
+          fmt(summary.kind === "pairs" ? T.m101_counter_pairs : T.m101_counter_melds, { total: summary.total, needed: summary.needed }));
+        counter.classList.toggle("enough", summary.total >= summary.needed);
+        head.append(counter);
+      }
+      group.append(head);
+      const list = el("div", "mgroup__melds");
+      for (const meld of melds) {
+        const box = el("div", "meld");
+        box.dataset.meld = String(meld.id);
+        box.dataset.kind = meld.kind;
+        box.tabIndex = 0;
+        box.setAttribute("role", "button");
+        box.setAttribute("aria-label", label(isMe ? T.m101_you : playerName(seat), meld, okey) + (meld.staged ? ` (${T.m101_meld_staged})` : ""));
+        if (meld.staged) box.classList.add("staged");
+        if (meld.stagedTiles.length) box.classList.add("has-staged");
+        if (target === meld.id) box.classList.add("target");
+        box.append(meldTiles(meld, okey, meld.stagedTiles));
+        if (meld.staged) box.append(el("small", "meld__value", String(meld.value)));
+        box.addEventListener("click", () => onMeldTap(meld.id));
+        box.addEventListener("keydown", (event) => onMeldKey(event, meld.id));
+        list.append(box);
+      }
+      myDrafts.forEach((draft, index) => {
+        const box = el("div", "meld draft staged");
+        box.dataset.draft = String(index);
+        box.append(meldTiles(draft, okey, draft.tiles));
+        box.append(el("small", "meld__value", draft.kind === "pair" ? KIND.pair() : String(draft.value)));
+        const remove = el("button", "meld__remove", "×");
+        remove.type = "button";
+        remove.setAttribute("aria-label", T.m101_remove_draft);
+        remove.title = T.m101_remove_draft;
+        remove.addEventListener("click", (event) => { event.stopPropagation(); onDraftRemove(index); });
+        box.append(remove);
+        list.append(box);
+      });
+      group.append(list);
+      groups.push(group);
+    }
+    if (!groups.length) {
+      const empty = el("p", "melds__empty");
+      const needed = hand.opening_needed || { melds: 101, pairs: 5 };
+      empty.append(el("span", "", T.m101_no_melds), document.createTextNode(" "),
+        el("span", "", fmt(T.m101_needed, { melds: needed.melds, pairs: needed.pairs })));
+      groups.push(empty);
+    }
+    area.replaceChildren(...groups);
+  }
+
+  return { render };
+}
