@@ -36,8 +36,8 @@ copy and applied or refused with a stable code and nothing changed.
   still go out in it). The first time, the discards under the top card are reshuffled into a new
   stock in an order fixed by the committed deck (``hand.reshuffle_order``: SHA-256 of the deck's
   canonical text, "reshuffle", its number and the card's place in the pile; verifiable once the
-  deck is revealed, choosable by nobody). The second time — or the first, when no card lies under
-  the top to reshuffle — the hand ends with no winner: everyone writes their own hand, no +25.
+  deck is revealed, choosable by nobody). The second time the hand ends with no winner: everyone
+  writes their own hand, no +25.
 * A table has no winner only when none of its rounds had one; the lowest total wins otherwise
   (ties share). Prize remainders (rule 9): tied winners split the winner's part, what does not
   divide one chip each in play order from the first starting seat; at a table with no winner the

@@ -389,7 +389,8 @@ def _finish_turn(state: HandKart, new: HandKart, seat: int, source: str | None, 
         new.stock_outs += 1
         under = new.discards[:-1]
         if new.stock_outs >= STOCK_OUTS_TO_END or not under:
-            # A reshuffle with nothing under the top card would leave the stock empty again at once.
+            # (Nothing under the top cannot happen: the turn drew from the stock, so the card that was
+            # on top when it began is still in the pile. Were it so, the stock would be out again at once.)
             sheet = scoring.hand_sheet(new.hands, winner=None)
             _end(new, ResultKart(reason=STOCK_OUT, scores=tuple(row["score"] for row in sheet), sheet=tuple(sheet)))
             return new

@@ -108,8 +108,10 @@ def read_meld(cards: Iterable[Card], kind: str | None = None) -> Reading:
         if kind not in _READERS:
             raise EngineError(f"unknown meld kind {kind!r}: run or set", code="bad_meld", kind=repr(kind))
         return _READERS[kind](cards)
-    one_rank = len({rank_of(card) for card in cards}) == 1
-    first, second = (read_set, read_run) if one_rank else (read_run, read_set)
+    ranks, suits = len({rank_of(card) for card in cards}), len({suit_of(card) for card in cards})
+    # Name the closer kind's reason: fewer ranks than suits means the player meant a set.
+    meant_set = ranks == 1 or ranks < suits
+    first, second = (read_set, read_run) if meant_set else (read_run, read_set)
     try:
         return first(cards)
     except MeldError as error:
