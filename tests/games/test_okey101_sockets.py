@@ -72,15 +72,22 @@ def choose_discard(view: dict) -> str:
 
 
 def opening_turn(view: dict) -> dict | None:
-    """Open with the best opening the search finds, when it reaches what is needed (else None)."""
-    try:
-        from games.engine.okey101 import search
-    except ImportError:
-        return None
+    """Open with the best runs and groups the search finds, when they reach what is needed and leave
+    a tile to discard (else None): as a page sends it, each meld one string of tiles."""
+    from games.engine.okey101.search import best_opening_with_discard
+    from games.engine.tiles import format_tile
+
     if view["opened"][view["seat"]] is not None:
         return None
-    plan = search.turn_opening(view) if hasattr(search, "turn_opening") else None
-    return plan
+    okey = parse_tile(view["okey"])
+    rack = [parse_tile(tile) for tile in view["rack"]]
+    opening = best_opening_with_discard(rack, okey, needed=view["opening_needed"]["melds"])
+    if opening is None:
+        return None
+    rest = opening.rest(rack)
+    discard = max(rest, key=lambda tile: (tile != okey, tile_value(tile, okey)))
+    return {"actions": [{"type": "open", "melds": [" ".join(meld) for meld in opening.melds]}],
+            "discard": format_tile(discard)}
 
 
 async def wait_for(players: list[Player], condition, what: str) -> None:
@@ -196,7 +203,7 @@ async def test_a_four_person_eşli_101_match_over_two_servers_scores_by_the_rule
                                                 for p in players), "the turn")
         final = players[0].state
         assert final["match"]["over"], "the match did not end"
-        assert draws > 0
+        assert draws > 0 and openings > 0, (draws, openings)
         totals, per_hand = await sync_to_async(check_scores)(match.id)
         assert len(per_hand) >= HANDS
         # Every socket, on either server, was told the same totals and the same team standing.
