@@ -322,9 +322,7 @@ import { makeStanding } from "./table/standing.js";
     if (!hand) { $("melds").replaceChildren(); return; }
     const okey = hand.okey;
     const drafts = stage.drafts.map((draft) => ({ ...draft, value: readMeld(draft.tiles, okey, draft.kind).value }));
-    let summary = null;
-    try { summary = stage.drafts.length ? staging.draftSummary(hand, stage) : null; } catch (e) { summary = null; }
-    meldsArea.render({ hand, view, drafts, summary, order: seatOrder(), playerName, target, mine: hand.rack ? hand.seat : null });
+    meldsArea.render({ hand, view, drafts, order: seatOrder(), playerName, target, mine: hand.rack ? hand.seat : null });
     if (okey) root.dataset.melds = String(view.melds.length);
   }
 

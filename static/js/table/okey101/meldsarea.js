@@ -15,7 +15,6 @@ export function makeMeldsArea({ T, tiles, onMeldTap, onMeldKey, onDraftRemove })
     if (text !== undefined) node.textContent = text;
     return node;
   };
-  const KIND = { run: () => T.m101_kind_run, group: () => T.m101_kind_group, pair: () => T.m101_kind_pair };
 
   function meldTiles(meld, okey, staged) {
     const box = el("span", "meld__tiles");
@@ -34,10 +33,11 @@ export function makeMeldsArea({ T, tiles, onMeldTap, onMeldKey, onDraftRemove })
     return fmt(T.m101_meld_label, { name: owner, tiles: words.join(", "), value: meld.value });
   }
 
-  /* `model`: {hand, view (the staged turn's table), drafts [{tiles, kind, value}], summary, order,
-     playerName, target (the meld picked as target), mine} */
+  /* `model`: {hand, view (the staged turn's table), drafts [{tiles, kind, value}], order,
+     playerName, target (the meld picked as target), mine}; the opening's live counter is the
+     controls' (table101.js renderCounter). */
   function render(model) {
-    const { hand, view, drafts, summary, order, playerName, target, mine } = model;
+    const { hand, view, drafts, order, playerName, target, mine } = model;
     const area = $("melds");
     const okey = hand.okey;
     const groups = [];
@@ -57,12 +57,6 @@ export function makeMeldsArea({ T, tiles, onMeldTap, onMeldKey, onDraftRemove })
         const line = el("span", "mgroup__total", fmt(opened === "pairs" ? T.m101_opened_pairs : T.m101_opened_melds, { total }));
         if (isMe && hand.opened[seat] === null) line.classList.add("staged");
         head.append(line);
-      }
-      if (myDrafts.length && summary) {
-        const counter = el("span", "mgroup__counter",
-          fmt(summary.kind === "pairs" ? T.m101_counter_pairs : T.m101_counter_melds, { total: summary.total, needed: summary.needed }));
-        counter.classList.toggle("enough", summary.total >= summary.needed);
-        head.append(counter);
       }
       group.append(head);
       const list = el("div", "mgroup__melds");
@@ -86,7 +80,7 @@ export function makeMeldsArea({ T, tiles, onMeldTap, onMeldKey, onDraftRemove })
         const box = el("div", "meld draft staged");
         box.dataset.draft = String(index);
         box.append(meldTiles(draft, okey, draft.tiles));
-        box.append(el("small", "meld__value", draft.kind === "pair" ? KIND.pair() : String(draft.value)));
+        if (draft.kind !== "pair") box.append(el("small", "meld__value", String(draft.value)));
         const remove = el("button", "meld__remove", "×");
         remove.type = "button";
         remove.setAttribute("aria-label", T.m101_remove_draft);
