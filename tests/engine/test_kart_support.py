@@ -95,3 +95,20 @@ def rejects(state: HandKart, seat: int, turn: Any, *, code: str) -> EngineError:
 
 def cards_of(state: HandKart, seat: int) -> Counter[int]:
     return Counter(state.hands[seat])
+
+
+def played_hand(seed: int = 3, *, players: int = 4, levels: tuple[str, ...] = ("normal", "hard", "easy", "normal"),
+                rules: RulesKart | None = None) -> HandKart:
+    """A hand dealt from a seeded deck and played to its end by bots (seat 0 a normal bot, …)."""
+    import random
+
+    from games.engine.kart.bots import play_bot_turn
+    from games.engine.kart.hand import deal_from_deck
+    from games.engine.kart.match import shuffled_deck
+
+    rules = rules or RulesKart(players=players)
+    state = deal_from_deck(shuffled_deck(rules, seed), rules, starting_seat=seed % rules.players)
+    rng = random.Random(seed)
+    while not state.is_over:
+        state = play_bot_turn(state, state.turn, level=levels[state.turn], rng=rng)
+    return state
