@@ -38,6 +38,8 @@ from tests.e2e.screenshots_moments import (  # noqa: E402, F401
     test_partners_screenshots,
     test_result_moment_screenshots,
 )
+# The 101 Okey table: the composer, the staged turn, mid-hand with melds and a penalty, the score sheet.
+from tests.e2e.screenshots_101 import test_101_table_screenshots  # noqa: E402, F401
 
 
 def shot(page, name: str, *, full_page: bool = False) -> None:

@@ -367,3 +367,28 @@ def test_a_refused_turn_keeps_its_stage(new_page, asgi_live_server):
     expect(page.locator("#melds .meld.draft")).to_have_count(0)
     expect(page.locator("#rack .tile")).to_have_count(22)
     expect(page.locator('[data-action="undo"]')).to_be_hidden()
+
+
+def test_eşli_101_the_sheet_adds_up_each_team_and_a_watcher_sees_the_table(new_page, asgi_live_server):
+    """Partners (seats 0+2 against 1+3): the header keeps the two team scores, the finisher's partner
+    writes 0, the match's totals add up each team; a watcher sees every meld and no rack."""
+    person = make_user("Ayşe")
+    table = table_101(person, partners=True)
+    page = new_page(person, viewport=VIEWPORTS["portrait"])
+    open_table(page, table)
+    expect(page.locator("#hand-info")).to_have_attribute("data-teams", "")
+    watcher = new_page(make_user("Izleyici"), viewport=VIEWPORTS["portrait"])
+    open_table(watcher, table)
+    play_the_hand(page, table, WORDS["tr"])
+    dialog = page.locator("#result-dialog")
+    expect(dialog.locator('.sheet101--hand tr[data-seat="2"]')).to_contain_text("eşi bitirdi")
+    expect(dialog.locator('.sheet101--hand tr[data-seat="2"] td.score')).to_have_text("0")
+    teams = dialog.locator(".sheet101--match tr.team")
+    expect(teams).to_have_count(2)
+    result = Hand101.from_dict(current(table).state).result
+    expect(teams.nth(0).locator("td.total")).to_have_text(str(result.scores[0] + result.scores[2]).replace("-", "\u2212"))
+    expect(teams.nth(1).locator("td.total")).to_have_text(str(result.scores[1] + result.scores[3]))
+    # The watcher: every meld on the table with its owner, no rack, no turn buttons.
+    expect(watcher.locator("#melds .meld[data-meld]")).to_have_count(page.locator("#melds .meld[data-meld]").count())
+    expect(watcher.locator("#rack")).to_be_hidden()
+    expect(watcher.locator("#controls .tbtn:visible")).to_have_count(0)
