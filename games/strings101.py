@@ -9,17 +9,9 @@ from django.utils.translation import gettext as _
 
 def table101_strings() -> dict[str, str]:
     return {
-        # -- buttons (each marked with its data-action on the page)
-        "b101_meld": _("Per yap"),
-        "b101_open": _("El aç"),
-        "b101_lay_off": _("İşle"),
-        "b101_swap": _("Okeyi al"),
-        "b101_give_back": _("Geri bırak"),
-        "b101_undo": _("Geri al"),
+        # -- the discard button and spot say which it is (the other buttons are _table101.html's)
         "b101_discard": _("At"),
         "b101_finish": _("Bitir"),
-        "b101_take": _("Yerden al"),
-        "b101_draw": _("Ortadan çek"),
         # -- the melds on the table, by owner, and the opening being composed
         "m101_you": _("Siz"),
         "m101_opened_melds": _("açış %(total)s"),
@@ -32,13 +24,9 @@ def table101_strings() -> dict[str, str]:
         "m101_meld_label": _("%(name)s: %(tiles)s (%(value)s sayı)"),
         "m101_meld_staged": _("hazırlanıyor"),
         "m101_remove_draft": _("Bu peri ıstakaya geri al"),
-        "m101_value": _("%(n)s sayı"),
-        "m101_drop_here": _("İşlemek için taşı bir perin üstüne bırakın"),
         "m101_hint_select": _("Taşlara dokunarak seçin; “Per yap” seçtiklerinizden per yapar."),
         "m101_hint_draw": _("Ortadan çekin ya da önceki oyuncunun attığı taşı alın."),
-        "m101_hint_discard": _("Atmak için bir taşı sağ alttaki yere sürükleyin ya da seçip “At”a basın: hamleniz o zaman gider."),
         "m101_took": _("%(tile)s alındı: bu el masada kullanılmalı (kullanamazsanız “Geri bırak”)."),
-        "m101_drawn": _("Çektiğiniz taş: %(tile)s"),
         "m101_discard_label": _("Atmak için taşı buraya bırakın: hamleniz gider"),
         "m101_finish_label": _("Son taşı buraya bırakınca eli bitirirsiniz"),
         "m101_opened_badge": _("açtı · %(total)s"),
@@ -78,7 +66,6 @@ def table101_strings() -> dict[str, str]:
         "select_meld": _("Taşı işlemek için masadaki bir perin üstüne sürükleyin ya da pere dokunun."),
         "must_draw_first": _("Önce ortadan çekin ya da önceki oyuncunun attığı taşı alın."),
         "took_unused": _("Aldığınız %(tile)s bu el masada kullanılmalı; kullanamıyorsanız “Geri bırak”a basıp ortadan çekin."),
-        "took_is_discard": _("Aldığınız taşı geri atamazsınız; kullanamıyorsanız “Geri bırak”."),
         "drafts_unopened": _("Hazırladığınız perler açılmadı: “El aç”a basın ya da geri alın."),
         "islek_warning": _("Bu taş işlek (masadaki bir pere işlenebilir): atarsanız +101 ceza yazılır. Yine de atmak için bir daha atın."),
         "okey_warning_101": _("Okey atarsanız +101 ceza yazılır. Yine de atmak için bir daha atın."),

@@ -111,12 +111,15 @@ import { makeStanding } from "./table/standing.js";
     const newHand = hand && (!previous || !previous.hand || previous.hand.id !== hand.id);
     const moved = !previous || !previous.hand || !hand || previous.hand.id !== hand.id || previous.hand.move !== hand.move;
     if (moved) { clearMessage(); pending = false; }
+    // Just drew: how a meld is made, once (the stage is empty, nothing is picked).
+    const drewNow = hand && previous && previous.hand && previous.hand.id === hand.id && !previous.hand.drawn && hand.drawn;
     if (newHand) { rack.load(hand.id); feedHandStart(hand); stage = staging.emptyStage(); target = null; }
     restage();
     render();
     describeNewMoves(hand, next);
     describePlayerChanges(previous, next);
     alertTurn();
+    if (drewNow && myTurn() && staging.isEmpty(stage)) showMessage(T.m101_hint_select, "info");
     if (leaving && !isSeatedAtTable()) location.href = root.dataset.roomUrl;
     if (hand && hand.result && resultShownFor !== hand.id) { resultShownFor = hand.id; showResult(); }
     if (hand && !hand.result && $("result-dialog").open) $("result-dialog").close();

@@ -90,6 +90,10 @@ export function makeMeldsArea({ T, tiles, onMeldTap, onMeldKey, onDraftRemove })
         list.append(box);
       });
       group.append(list);
+      // Your staged part, said once under your melds: nothing of it has gone yet.
+      if (isMe && (myDrafts.length || melds.some((meld) => meld.staged || meld.stagedTiles.length))) {
+        group.append(el("p", "mgroup__note", T.m101_staged));
+      }
       groups.push(group);
     }
     if (!groups.length) {
