@@ -44,11 +44,11 @@ DRAWN = "Y5"
 SEAT3_MUST = ["M4", "S5"]
 
 
-def rig_101(hand: Hand) -> None:
+def rig_101(hand: Hand, *, person_rack: str = PERSON, seat1_rack: str = SEAT1) -> None:
     """The hand as above: seat 1 starts; the person draws green 5 on their first turn."""
     state = Hand101.from_dict(hand.state)
     remaining = sorted(list(range(53)) * 2)
-    racks = [parse_tiles(PERSON), parse_tiles(SEAT1)]
+    racks = [parse_tiles(person_rack), parse_tiles(seat1_rack)]
     indicator = parse_tile(INDICATOR)
     for tile in [t for rack in racks for t in rack] + [indicator, parse_tile(DRAWN)] + parse_tiles(" ".join(SEAT3_MUST)):
         remaining.remove(tile)
@@ -73,7 +73,7 @@ def rig_101(hand: Hand) -> None:
     match.save(update_fields=["state"])
 
 
-def table_101(person, *, name: str = "101 masası", partners: bool = False):
+def table_101(person, *, name: str = "101 masası", partners: bool = False, **racks):
     """A public 101 room's table: ``person`` at seat 0, three bots, the match started and rigged."""
     salon, _ = Salon.objects.get_or_create(slug="genel", defaults={"name": "Genel"})
     rules = {"game": "okey101", **Rules101(hands=3, partners=partners).to_dict()}
@@ -83,7 +83,7 @@ def table_101(person, *, name: str = "101 masası", partners: bool = False):
         Seat.objects.create(table=table, position=position, user=user, taken_at=timezone.now())
     in_thread(services.start_match, user=person, table_id=table.id)
     hand = current(table)
-    rig_101(hand)
+    rig_101(hand, **racks)
     return table
 
 
@@ -392,3 +392,42 @@ def test_eşli_101_the_sheet_adds_up_each_team_and_a_watcher_sees_the_table(new_
     expect(watcher.locator("#melds .meld[data-meld]")).to_have_count(page.locator("#melds .meld[data-meld]").count())
     expect(watcher.locator("#rack")).to_be_hidden()
     expect(watcher.locator("#controls .tbtn:visible")).to_have_count(0)
+
+
+def swap_token(rack: str, old: str, new: str) -> str:
+    return " ".join(new if token == old else token for token in rack.split())
+
+
+def test_the_okey_swap(new_page, asgi_live_server):
+    """Seat 1's blue run holds the okey (red 3) for blue 7; the person, opened this turn, picks the
+    meld, then blue 7, and "Okeyi al": blue 7 goes in, the okey comes to the rack (staged), and the
+    server plays the swap with the turn."""
+    person = make_user("Ayşe")
+    table = table_101(person, person_rack=swap_token(PERSON, "K1", "M7"), seat1_rack=swap_token(SEAT1, "M7", "K3"))
+    page = new_page(person, viewport=VIEWPORTS["portrait"])
+    open_table(page, table)
+    bot_turn(table, actions=[{"type": "open", "melds": [*SEAT1_OPENING[:2], "M5 M6 K3"]}], discard="S4")
+    bot_turn(table)
+    bot_turn(table, discard="S5")
+    page.locator("#pile").click()
+    expect(page.locator("#rack .tile")).to_have_count(22)
+    for tiles in (("S10", "S11", "S12", "S13"), ("K12", "M12", "Y12"), ("K10", "M10", "Y10")):
+        pick(page, *tiles)
+        page.locator('[data-action="meld"]').click()
+    page.locator('[data-action="open"]').click()
+    meld = meld_with(page, "M6")
+    meld.click()  # the meld is the target
+    expect(meld).to_have_class(re.compile(r"\btarget\b"))
+    pick(page, "M7")
+    expect(page.locator('[data-action="swap"]')).to_be_visible()
+    page.locator('[data-action="swap"]').click()
+    expect(meld.locator('.tile.staged[data-tile="M7"]')).to_have_count(1)
+    expect(meld.locator('.tile[data-tile="K3"]')).to_have_count(0)
+    expect(page.locator('#rack .tile.okey.staged[data-tile="K3"]')).to_have_count(1)
+    pick(page, "K4")
+    page.locator('[data-action="discard"]').click()
+    expect(page.locator("#rack .tile")).to_have_count(11)
+    state = Hand101.from_dict(current(table).state)
+    blue = next(m for m in state.melds if m.owner == 1 and parse_tile("M6") in m.tiles)
+    assert parse_tile("M7") in blue.tiles and parse_tile("K3") not in blue.tiles
+    assert parse_tile("K3") in state.racks[0]
