@@ -12,13 +12,13 @@ from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from games.engine.game_types import UnknownGameType, game_type_of
+from games.engine.game_types import CLASSIC, UnknownGameType, game_type_of
 from games.engine.okey101.rules import RulesError
-from games.engine.rules import RuleSetError
+from games.engine.rules import RuleSet, RuleSetError
 from moderation.public_text import validate_public_text
 
-from .models import ChatMessage, Room, RoomRemoval, Salon, SalonStaff, Seat, Table
 from . import rules101_catalog
+from .models import ChatMessage, Room, RoomRemoval, Salon, SalonStaff, Seat, Table
 from .rules_catalog import rule_error_message
 
 
@@ -100,7 +100,10 @@ class RoomAdminForm(forms.ModelForm):
         except UnknownGameType:
             raise forms.ValidationError(_("Böyle bir oyun türü yok."), code="unknown_game") from None
         try:
-            # Each game's own rules (101 Okey names itself: "game": "okey101").
+            # Each game's own rules (101 Okey names itself: "game": "okey101"); classic Okey's read
+            # strictly, as the room form reads them (stored rules are read leniently elsewhere).
+            if game.name == CLASSIC:
+                return RuleSet.from_dict({key: value for key, value in rules.items() if key != "game"}).to_dict()
             return game.stored_rules(game.rules(rules))
         except RulesError as error:
             raise forms.ValidationError(rules101_catalog.rule_error_message(error), code=error.code) from None

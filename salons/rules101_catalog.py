@@ -32,7 +32,7 @@ from games.engine.okey101.rules import (
 from games.engine.okey101.scoring import FINISH_BASE, MELDS, PAIRS, PENALTY_POINTS, hand_scores, team_totals
 from games.engine.tiles import parse_tile, parse_tiles
 
-from .rules_catalog import NO, YES, RuleLine, RuleOption
+from .rule_lines import NO, YES, RuleLine, RuleOption
 
 #: The game types a room may choose, as players name them (the room form's first choice).
 GAME_LABELS: dict[str, Promise] = {

@@ -8,7 +8,7 @@ A test fails when the engine grows a field that has no entry here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from typing import Any
 
 from django.utils.functional import Promise
@@ -19,6 +19,8 @@ from games.engine.finish import PAIRS, SETS, Finish
 from games.engine.game_types import UnknownGameType, game_type_of
 from games.engine.rules import CHIP_HANDS, CHIPS, COUNTDOWN, PENALTY, PRESETS, RuleSet, RuleSetError
 from games.engine.scoring import finish_value, indicator_deltas, most_a_hand_costs
+
+from .rule_lines import NO, YES, RuleLine, RuleOption
 
 PRESET_LABELS: dict[str, Promise] = {
     COUNTDOWN: _("Geri sayım (klasik salon)"),
@@ -40,24 +42,6 @@ PRESET_DESCRIPTIONS: dict[str, Promise] = {
         "seri ya da perin içinde en çok bir okey olabilir. Çipler oyun parasıdır, asla gerçek para değildir."
     ),
 }
-
-
-@dataclass(frozen=True)
-class RuleOption:
-    label: Promise
-    description: Promise
-    # The scoring presets the option matters for; None = every preset.
-    presets: frozenset[str] | None = None
-    # (value, label) pairs for options with a fixed set of values.
-    choices: tuple[tuple[Any, Promise], ...] | None = None
-    minimum: int | None = None
-    maximum: int | None = None
-    # RULES.md marks it as our reading where the sources are silent: the page says so.
-    interpretation: bool = False
-    # Set by the preset itself (e.g. chips always plays with at most one okey per set).
-    fixed_by_preset: frozenset[str] = frozenset()
-    # The table sizes the option is played at; None = both (eşli needs four).
-    table_sizes: frozenset[int] | None = None
 
 
 RULE_OPTIONS: dict[str, RuleOption] = {
@@ -164,7 +148,6 @@ RULE_OPTIONS: dict[str, RuleOption] = {
     ),
 }
 
-YES = _("Evet")
 #: A room whose stored rules name a game this site does not play (a game type since removed).
 UNKNOWN_GAME = _("Bu odanın oyun türü bu sitede oynanmıyor.")
 
@@ -176,7 +159,6 @@ def read_rules(rules: RuleSet | dict[str, Any]) -> Any:
     if not isinstance(rules, dict):
         return rules  # already read (a RuleSet, a Rules101)
     return game_type_of(rules).rules(rules)
-NO = _("Hayır")
 
 
 def rule_field_names() -> list[str]:
@@ -218,15 +200,6 @@ def format_value(name: str, value: Any) -> str:
     if isinstance(value, bool):
         return str(YES if value else NO)
     return str(value)
-
-
-@dataclass(frozen=True)
-class RuleLine:
-    name: str
-    label: str
-    value: str
-    description: str
-    interpretation: bool
 
 
 def describe_rules(rules: RuleSet | dict[str, Any]) -> list[RuleLine]:

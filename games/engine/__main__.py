@@ -21,7 +21,7 @@ from typing import Any
 
 from .check import CheckError, check
 from .fairness import FairnessError, canonical_deck, normal_salt, verify_hand
-from .rules import PRESETS, RuleSet
+from .rules import PRESETS, RuleSet, RuleSetError
 
 
 class UsageError(Exception):
@@ -108,7 +108,7 @@ def _run_verify(args: argparse.Namespace) -> dict[str, Any]:
     try:
         game = game_type_of(rules_data) if rules_data is not None else game_type_of({})
         rules = game.rules(rules_data) if rules_data is not None else RuleSet(players=args.players or 4)
-    except (EngineError, TypeError) as error:
+    except (EngineError, RuleSetError, TypeError, ValueError) as error:
         raise UsageError(f"--moves: bad rules: {error}") from None
     if args.players is not None and args.players != rules.players:
         raise UsageError(f"--players {args.players} disagrees with the {rules.players}-player rules in --moves")

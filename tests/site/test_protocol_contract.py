@@ -131,9 +131,23 @@ def resolve(modules: dict[str, Module], module: Module, qualifier: str | None, n
     return []
 
 
+def engine_sources() -> list[Path]:
+    """The engine's modules and every registered game type's package (a game not registered, still
+    being built, sends nothing)."""
+    from games.engine import game_types
+
+    engine = ROOT / "games" / "engine"
+    packages = {type(game_types.game_type(name)).__module__.split(".")[2] for name in game_types.names()}
+    paths = list(engine.glob("*.py"))
+    for package in sorted(packages):
+        if (engine / package).is_dir():
+            paths += sorted((engine / package).rglob("*.py"))
+    return paths
+
+
 def engine_codes() -> set[str]:
     codes = set()
-    for path in (ROOT / "games" / "engine").rglob("*.py"):  # every game type's package too
+    for path in engine_sources():
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Call) and called_name(node)[1] == "EngineError":
                 code = literal_code(node, "EngineError")
