@@ -381,7 +381,7 @@ import { makeStanding } from "./table/standing.js";
     const base = stage.drafts.length ? staging.draftSummary(hand, stage) : { total: 0 };
     const extra = shown === preview ? summary.total - (base.kind === summary.kind ? base.total : 0) : 0;
     const text = fmt(summary.kind === "pairs" ? T.m101_counter_pairs : T.m101_counter_melds, { total: summary.total, needed: summary.needed });
-    counter.textContent = extra > 0 && shown === preview ? `${text} (+${extra})` : text;
+    counter.textContent = extra > 0 && shown === preview && stage.drafts.length ? `${text} (+${extra})` : text;
     counter.hidden = false;
     counter.classList.toggle("enough", summary.total >= summary.needed && shown === stage);
     counter.classList.toggle("preview", shown === preview);
