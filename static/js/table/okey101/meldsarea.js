@@ -100,7 +100,7 @@ export function makeMeldsArea({ T, tiles, onMeldTap, onMeldKey, onDraftRemove })
       const empty = el("p", "melds__empty");
       const needed = hand.opening_needed || { melds: 101, pairs: 5 };
       empty.append(el("span", "", T.m101_no_melds), document.createTextNode(" "),
-        el("span", "", fmt(T.m101_needed, { melds: needed.melds, pairs: needed.pairs })));
+        el("span", "", fmt(T.m101_needed, { points: needed.melds, pairs: needed.pairs })));
       groups.push(empty);
     }
     area.replaceChildren(...groups);
