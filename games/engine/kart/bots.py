@@ -55,9 +55,11 @@ def play_bot_turn(state: HandKart, seat: int, *, level: str = "normal",
     rng = rng or random.Random()
     table = table_views(state.melds)
     taken: Card | None = None
+    plan: Plan | None = None
     if not state.drawn:
         top = state.discard_top
-        if top is not None and _takes(level, list(state.hands[seat]), top, table):
+        take, plan = _takes(level, list(state.hands[seat]), top, table) if top is not None else (False, None)
+        if take:
             taken = top
             cards = [*state.hands[seat], top]
         else:
@@ -65,27 +67,32 @@ def play_bot_turn(state: HandKart, seat: int, *, level: str = "normal",
             cards = list(state.hands[seat])
     else:
         cards = list(state.hands[seat])
-    turn = choose_turn(state, seat, cards, table, level=level, rng=rng, taken=taken)
+    turn = choose_turn(state, seat, cards, table, level=level, rng=rng, taken=taken,
+                       plan=plan if taken is not None else None)
     turn["draw"] = DISCARD if taken is not None else None
     return apply_turn(state, seat, turn)
 
 
-def _takes(level: str, cards: list[Card], top: Card, table: Sequence[Any]) -> bool:
-    """Whether to take the discard pile's top instead of the stock's unknown card."""
+def _takes(level: str, cards: list[Card], top: Card, table: Sequence[Any]) -> tuple[bool, Plan | None]:
+    """Whether to take the discard pile's top instead of the stock's unknown card (and the best
+    plan with it, when it was searched)."""
     if level == "easy":
-        return any(top in meld for meld in candidate_melds([*cards, top]))
+        return any(top in meld for meld in candidate_melds([*cards, top])), None
     with_top = best_plan([*cards, top], table, forbidden=top)
     if with_top is None or top not in with_top.placed:
-        return False
+        return False, None
+    if with_top.goes_out:
+        return True, with_top
     without = best_plan(cards, table, discard=False)
-    # Taking it is worth it when it lowers the hand's points (or goes out).
-    return with_top.goes_out or (without is not None and with_top.penalty < without.penalty)
+    # Taking it is worth it when it lowers the hand's points.
+    return without is not None and with_top.penalty < without.penalty, with_top
 
 
 def choose_turn(state: HandKart, seat: int, cards: list[Card], table: Sequence[Any], *, level: str,
-                rng: random.Random, taken: Card | None) -> dict[str, Any]:
-    """The turn's actions and discard for ``cards`` (the hand after the draw)."""
-    plan = best_plan(cards, table, forbidden=taken)
+                rng: random.Random, taken: Card | None, plan: Plan | None = None) -> dict[str, Any]:
+    """The turn's actions and discard for ``cards`` (the hand after the draw); ``plan``: the best
+    plan of ``cards`` when the caller searched it already."""
+    plan = plan or best_plan(cards, table, forbidden=taken)
     assert plan is not None  # a hand after a draw holds two cards at least, so one may be thrown
     if plan.goes_out:
         return {"actions": plan.actions(), "discard": format_card(plan.discard)}
@@ -96,6 +103,8 @@ def choose_turn(state: HandKart, seat: int, cards: list[Card], table: Sequence[A
         seen = Counter(cards)
         seen.update(card for meld in state.melds for card in meld.cards)
         seen.update(state.discards)
+        if taken is not None:
+            seen[taken] -= 1          # in the hand now, and still on the pile of the state before the turn
     decks = state.rules.decks
     if level == "hard" and _holds_for_rummy(state, seat, plan):
         loose = [*plan.left, plan.discard]
