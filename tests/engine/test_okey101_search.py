@@ -14,8 +14,8 @@ import pytest
 
 from games.engine.deck import shuffled_deck
 from games.engine.errors import EngineError
-from games.engine.okey101.hand import MELDS, PAIRS, TableMeld, apply_turn, deal_from_deck
-from games.engine.okey101.melds import MeldError, read_meld
+from games.engine.okey101.hand import MELDS, PAIRS, TableMeld, apply_turn, deal_from_deck, is_islek
+from games.engine.okey101.melds import MeldError, extended, read_meld, swapped
 from games.engine.okey101.rules import Rules101
 from games.engine.okey101.search import (
     COST,
@@ -27,7 +27,10 @@ from games.engine.okey101.search import (
     best_pairs,
     best_pairs_opening,
     finishing_melds,
+    fits,
+    frees,
     islek_tiles,
+    layable,
     public_action,
 )
 from games.engine.tiles import FALSE_JOKER, full_set, parse_tile, parse_tiles
@@ -308,3 +311,23 @@ def test_a_swap_never_leaves_the_okey_in_the_rack_where_it_would_cost_101():
     layoffs = best_layoffs(tiles("S6 M1"), melds_on_table("S5 K6 S7"), OKEY)
     assert layoffs.gain == 6 and OKEY not in layoffs.rack
     assert best_layoffs(tiles("M1 M2"), melds_on_table("S5 K6 S7"), OKEY).actions == ()
+
+
+def test_the_fast_fit_and_swap_checks_agree_with_the_engines_readings():
+    """``fits``/``frees``/``layable`` are the lay-off search's shortcuts for ``extended``/``swapped``/
+    ``is_islek``: on every meld found in random racks, with every tile, they say the same."""
+    checked = 0
+    for rack, okey in small_racks(60, "fits"):
+        melds = best_melds(rack, okey).melds
+        table_melds = []
+        for index, meld in enumerate(melds, start=1):
+            tiles_ = tuple(parse_tiles(meld, check_copies=False))
+            kind = read_meld(tiles_, okey).kind
+            table_melds.append(TableMeld(index, 0, kind, tiles_))
+            for tile in range(53):
+                assert fits(kind, tiles_, tile, okey) == (extended(kind, tiles_, tile, okey) is not None), (meld, tile)
+                assert frees(kind, tiles_, tile, okey) == (swapped(kind, tiles_, tile, okey) is not None), (meld, tile)
+                checked += 1
+        for tile in range(53):
+            assert layable(tile, table_melds, okey) == is_islek(tile, table_melds, okey)
+    assert checked > 1000

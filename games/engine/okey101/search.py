@@ -25,20 +25,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
-from ..tiles import Tile, format_tile, make_tile, number_of
+from ..tiles import Tile, format_tile, number_of
 from .hand import TableMeld, is_islek
 from .melds import (
     GROUP,
+    LONGEST_RUN,
     MAX_GROUP,
     OKEY_IN_RACK,
     PAIR,
     RUN,
-    extended,
     face_of,
     read_meld,
-    swapped,
     tile_value,
 )
 
@@ -266,7 +266,7 @@ def _sweep(counts: list[list[int]], wilds: int, mode: str) -> tuple[int, list[tu
     return weight, decisions
 
 
-def _merge(partial: dict[tuple, tuple[int, tuple]], options: list[tuple], okeys: int) -> dict[tuple, tuple[int, tuple]]:
+def _merge(partial: dict[tuple, tuple[int, tuple]], options: tuple[tuple, ...], okeys: int) -> dict[tuple, tuple[int, tuple]]:
     """Add one colour's steps to the colours combined so far: (runs, colours with one copy left,
     with two, okeys used, okeys spoken for) -> (best gain, the steps)."""
     merged: dict[tuple, tuple[int, tuple]] = {}
@@ -282,16 +282,20 @@ def _merge(partial: dict[tuple, tuple[int, tuple]], options: list[tuple], okeys:
     return merged
 
 
+_STEP_MENUS: dict[tuple[int, ...], tuple[tuple, ...]] = {}
 _MENUS: dict[tuple[int, ...], tuple[tuple, ...]] = {}
 
 
 def _menu(number: int, index: int, held: int, after: int, after2: int, real_gain: int,
-          wild_gain: int) -> list[tuple]:
+          wild_gain: int) -> tuple[tuple, ...]:
     """One colour's steps at a number, each with the okeys it uses, the okeys it needs in all (runs
     still short of 3 need tiles next: okeys where the colour has none), its new runs, its gain and
     whether it leaves one or two copies for the groups."""
-    key = (number, index, held, after, after2)
-    options = _MENUS.get(key)
+    key = (number, index, held, after, after2, real_gain, wild_gain)
+    menu = _MENUS.get(key)
+    if menu is not None:
+        return menu
+    options = _STEP_MENUS.get(key[:5])
     if options is None:
         found = []
         for step in _STEPS[number, index, held]:
@@ -300,9 +304,10 @@ def _menu(number: int, index: int, held: int, after: int, after2: int, real_gain
                 continue
             left = held - step.reals
             found.append((step.wilds, step.wilds + need, step.chains, step.reals, left == 1, left == 2, step))
-        options = _MENUS[key] = tuple(found)
-    return [(wilds, need, chains, reals * real_gain + wilds * wild_gain, one, two, step)
-            for wilds, need, chains, reals, one, two, step in options]
+        options = _STEP_MENUS[key[:5]] = tuple(found)
+    menu = _MENUS[key] = tuple((wilds, need, chains, reals * real_gain + wilds * wild_gain, one, two, step)
+                               for wilds, need, chains, reals, one, two, step in options)
+    return menu
 
 
 def _undominated(layer: dict[tuple[int, ...], int]) -> dict[tuple[int, ...], int]:
@@ -325,22 +330,27 @@ def _rebuild(decisions: list[tuple[int, tuple, tuple, int]], by_face: dict[Tile,
     for number, _previous, chosen, in_groups in decisions:
         left = []
         for colour in range(4):
-            face = make_tile(colour, number)
+            face = colour * 13 + number - 1
             slots = runs[colour]
-            for slot, action in enumerate(chosen[colour].slots):
-                if action == "-":
-                    if len(slots[slot]) >= 3:
-                        melds.append(slots[slot])
-                    slots[slot] = []
-                elif action == "R":
-                    slots[slot].append(pool[face].pop())
-                else:
-                    slots[slot].append(okey)
-            # Keep the slots in the order the state names them (shorter first; equal ones are alike).
-            slots.sort(key=lambda run: min(len(run), 3))
-            left.append(len(pool.get(face, ())))
-        for colours, wilds in _GROUPS[tuple(left), in_groups][1]:
-            melds.append([pool[make_tile(colour, number)].pop() for colour in colours] + [okey] * wilds)
+            step = chosen[colour]
+            if step.slots != ("-", "-") or slots[0] or slots[1]:
+                for slot, action in enumerate(step.slots):
+                    if action == "-":
+                        if len(slots[slot]) >= 3:
+                            melds.append(slots[slot])
+                        slots[slot] = []
+                    elif action == "R":
+                        slots[slot].append(pool[face].pop())
+                    else:
+                        slots[slot].append(okey)
+                # Keep the slots in the order the state names them (shorter first; equal ones are alike).
+                if min(len(slots[0]), 3) > min(len(slots[1]), 3):
+                    slots.reverse()
+            copies = pool.get(face)
+            left.append(len(copies) if copies else 0)
+        if in_groups or left.count(0) < 2:
+            for colours, wilds in _GROUPS[tuple(left), in_groups][1]:
+                melds.append([pool[colour * 13 + number - 1].pop() for colour in colours] + [okey] * wilds)
     melds.extend(run for slots in runs for run in slots if len(run) >= 3)
     return melds
 
@@ -477,6 +487,53 @@ class Layoffs:
         return [action["_tile"] for action in self.actions]
 
 
+def _valid(kind: str, tiles: Sequence[Tile], okey: Tile) -> bool:
+    """``read_meld(tiles, okey, kind)`` succeeds, without building its reading or its error: the
+    lay-off search asks this thousands of times a turn."""
+    size = len(tiles)
+    faces = [face_of(tile, okey) for tile in tiles if tile != okey]
+    if not faces:
+        return False
+    if kind == GROUP:
+        number = faces[0] % 13
+        return 3 <= size <= MAX_GROUP and all(face % 13 == number for face in faces) and len(set(faces)) == len(faces)
+    if kind == RUN:
+        colour = faces[0] // 13
+        if not 3 <= size <= LONGEST_RUN or any(face // 13 != colour for face in faces):
+            return False
+        numbers = {face % 13 for face in faces}
+        # The run's window of ``size`` numbers within 1..13 must cover every real number (rule 3).
+        return len(numbers) == len(faces) and max(numbers) - min(numbers) < size
+    return False
+
+
+@lru_cache(maxsize=1 << 16)
+def _fits(kind: str, tiles: tuple[Tile, ...], tile: Tile, okey: Tile) -> bool:
+    return kind != PAIR and _valid(kind, [*tiles, tile], okey)
+
+
+def fits(kind: str, tiles: Sequence[Tile], tile: Tile, okey: Tile) -> bool:
+    """``melds.extended(...) is not None``, fast: ``tile`` goes on the meld as an extra tile.
+    Remembered per meld and tile: a turn asks about the same table melds over and over."""
+    return _fits(kind, tuple(tiles), tile, okey)
+
+
+def frees(kind: str, tiles: Sequence[Tile], tile: Tile, okey: Tile) -> bool:
+    """``melds.swapped(...) is not None``, fast: ``tile`` may take an okey's place (rule 8)."""
+    if kind == PAIR or tile == okey or okey not in tiles:
+        return False
+    rest = list(tiles)
+    rest.remove(okey)
+    if kind == GROUP and (len(tiles) != MAX_GROUP or okey in rest):
+        return False
+    return _valid(kind, [*rest, tile], okey)
+
+
+def layable(tile: Tile, melds: Sequence[TableMeld], okey: Tile) -> bool:
+    """``hand.is_islek``, fast: the tile could be laid off on one of the melds."""
+    return any(fits(meld.kind, meld.tiles, tile, okey) for meld in melds)
+
+
 def _cost(tile: Tile, okey: Tile) -> int:
     return OKEY_IN_RACK if tile == okey else tile_value(tile, okey)
 
@@ -503,10 +560,9 @@ def best_layoffs(rack: Iterable[Tile], table_melds: Sequence[TableMeld], okey: T
             if meld.kind == PAIR:
                 continue
             for tile in set(hand):
-                if extended(meld.kind, meld.tiles, tile, okey) is not None:
+                if fits(meld.kind, meld.tiles, tile, okey):
                     found.append(("lay_off", index, tile, _cost(tile, okey)))
-                elif swaps and okey in meld.tiles and tile != okey and \
-                        swapped(meld.kind, meld.tiles, tile, okey) is not None:
+                elif swaps and frees(meld.kind, meld.tiles, tile, okey):
                     found.append(("swap", index, tile, _cost(tile, okey) - OKEY_IN_RACK))
         return found
 
