@@ -141,6 +141,24 @@ class VerifyReport:
         }
 
 
+def deal_entry(moves: Sequence[Any]) -> dict[str, Any]:
+    """The moves' ``deal`` entry (the hand's first event), or an empty one."""
+    return next((move for move in moves if isinstance(move, dict) and move.get("type") == "deal"), {})
+
+
+def commitment_report(*, commitment_ok: bool, salt: str, starting_seat: Any) -> VerifyReport:
+    """A report that starts from the commitment's check: a failed one says why, a malformed salt
+    or a deck and salt that do not hash to what was published (every game's proof begins so)."""
+    report = VerifyReport(commitment_ok=commitment_ok, deck_ok=False, starting_seat=starting_seat)
+    if not commitment_ok:
+        try:
+            normal_salt(salt)
+            report.problems.append("the deck and salt do not hash to the published commitment")
+        except FairnessError as error:
+            report.problems.append(str(error))
+    return report
+
+
 # Move types the replay applies through hand.apply; "pile_out" is the event of a draw from the
 # empty pile and "deal" is the hand's first event (checked against the deal, not applied).
 _TURN_ACTIONS = ("draw", "discard", "finish", "show_indicator", "take_indicator", "lay_first_okey")
@@ -172,21 +190,15 @@ def verify_hand(
     """
     rules = rules or RuleSet()
     moves = list(moves)
-    dealt = next((move for move in moves if isinstance(move, dict) and move.get("type") == "deal"), {})
+    dealt = deal_entry(moves)
     if starting_seat is None:
         starting_seat = dealt.get("starting_seat", 0)
     ending = dealt.get("ending_shows", [])
     if not isinstance(ending, list) or not all(isinstance(seat, int) and not isinstance(seat, bool) for seat in ending):
         ending = []
-    report = VerifyReport(commitment_ok=False, deck_ok=False, starting_seat=starting_seat)
     tiles = _deck_tiles(deck)
-    report.commitment_ok = verify_commitment(tiles, salt, commitment)
-    if not report.commitment_ok:
-        try:
-            normal_salt(salt)
-            report.problems.append("the deck and salt do not hash to the published commitment")
-        except FairnessError as error:
-            report.problems.append(str(error))
+    report = commitment_report(commitment_ok=verify_commitment(tiles, salt, commitment), salt=salt,
+                               starting_seat=starting_seat)
     if len(tiles) != len(full_set()) or Counter(tiles) != Counter(full_set()):
         report.problems.append(f"the deck is not the 106 tiles (it has {len(tiles)}: {_difference(tiles)})")
         return report

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..errors import EngineError
-from ..fairness import FairnessError, VerifyReport, normal_salt
+from ..fairness import FairnessError, VerifyReport, commitment_report, deal_entry, normal_salt
 from .cards import Card, CardError, card_arg, format_card, format_cards, full_deck
 from .hand import DISCARD, STOCK, HandKart, apply_turn, deal_from_deck, draw_from_stock
 from .rules import RulesKart
@@ -120,18 +120,12 @@ def verify_hand(deck: Sequence[Card] | str, salt: str, commitment_: str, *, rule
     does not parse raises ``FairnessError``)."""
     rules = rules or RulesKart()
     moves = list(moves)
-    dealt = next((move for move in moves if isinstance(move, dict) and move.get("type") == "deal"), {})
+    dealt = deal_entry(moves)
     if starting_seat is None:
         starting_seat = dealt.get("starting_seat", 0)
-    report = VerifyReport(commitment_ok=False, deck_ok=False, starting_seat=starting_seat)
     cards = deck_cards(deck)
-    report.commitment_ok = verify_commitment(cards, salt, commitment_)
-    if not report.commitment_ok:
-        try:
-            normal_salt(salt)
-            report.problems.append("the deck and salt do not hash to the published commitment")
-        except FairnessError as error:
-            report.problems.append(str(error))
+    report = commitment_report(commitment_ok=verify_commitment(cards, salt, commitment_), salt=salt,
+                               starting_seat=starting_seat)
     if len(cards) != rules.cards or Counter(cards) != Counter(full_deck(rules.decks)):
         report.problems.append(f"the deck is not the {rules.cards} cards of {rules.decks} deck(s) "
                                f"(it has {len(cards)})")

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..errors import EngineError
-from ..fairness import FairnessError, VerifyReport, _deck_tiles, normal_salt, verify_commitment
+from ..fairness import VerifyReport, _deck_tiles, commitment_report, deal_entry, verify_commitment
 from ..fairness import commitment as deck_commitment
 from ..tiles import Tile, format_tile, full_set
 from .hand import DISCARD, PILE, Hand101, apply_turn, deal_from_deck, draw_from_pile
@@ -77,18 +77,11 @@ def verify_hand(deck: Sequence[Tile] | str, salt: str, commitment_: str, *, rule
     deck that does not parse raises ``FairnessError``)."""
     rules = rules or Rules101()
     moves = list(moves)
-    dealt = next((move for move in moves if isinstance(move, dict) and move.get("type") == "deal"), {})
     if starting_seat is None:
-        starting_seat = dealt.get("starting_seat", 0)
-    report = VerifyReport(commitment_ok=False, deck_ok=False, starting_seat=starting_seat)
+        starting_seat = deal_entry(moves).get("starting_seat", 0)
     tiles = _deck_tiles(deck)
-    report.commitment_ok = verify_commitment(tiles, salt, commitment_)
-    if not report.commitment_ok:
-        try:
-            normal_salt(salt)
-            report.problems.append("the deck and salt do not hash to the published commitment")
-        except FairnessError as error:
-            report.problems.append(str(error))
+    report = commitment_report(commitment_ok=verify_commitment(tiles, salt, commitment_), salt=salt,
+                               starting_seat=starting_seat)
     if len(tiles) != len(full_set()) or Counter(tiles) != Counter(full_set()):
         report.problems.append(f"the deck is not the 106 tiles (it has {len(tiles)})")
         return report
