@@ -5,53 +5,27 @@ deck, a changed move or a changed score is found and named."""
 from __future__ import annotations
 
 import copy
-from itertools import combinations
+import random
 
 from games.engine.deck import shuffled_deck
-from games.engine.errors import EngineError
 from games.engine.fairness import new_salt
 from games.engine.okey101 import Okey101
 from games.engine.okey101.fair import replay, turn_of_event
-from games.engine.okey101.hand import apply_turn, draw_from_pile
-from games.engine.okey101.melds import read_meld
 from games.engine.okey101.rules import Rules101
-from games.engine.tiles import format_tile
 
 GAME = Okey101()
 
 
-def first_meld(rack, okey):
-    for trio in combinations(rack, 3):
-        try:
-            read_meld(trio, okey)
-        except EngineError:
-            continue
-        return list(trio)
-    return None
-
-
 def played_hand(seed: int = 3):
-    """A hand played to its end by pile draws and the clock's discards; each seat tries to open with
-    the first meld it holds (refused as too low, it changes nothing and the clock's turn is played)."""
-    state = GAME.deal_from_deck(shuffled_deck(seed), Rules101(), starting_seat=1)
-    state = GAME.clock_move(state, state.turn)
-    while not state.is_over:
-        state = draw_from_pile(state, state.turn)
-        seat = state.turn
-        meld = first_meld(state.racks[seat], state.okey) if state.opened[seat] is None else None
-        if meld is not None:
-            rest = list(state.racks[seat])
-            for tile in meld:
-                rest.remove(tile)
-            try:
-                # Rising to 101 with one meld is rare: most tries are refused (opening_too_low) and change nothing.
-                state = apply_turn(state, seat, {"actions": [{"type": "open", "melds": [meld]}],
-                                                 "discard": format_tile(rest[-1])})
-                continue
-            except EngineError:
-                pass
-        state = GAME.clock_move(state, seat)
-    return state
+    """A hand four normal bots play to its end (they draw, open, lay off and discard), seeded."""
+    rng = random.Random(seed)
+    for attempt in range(20):
+        state = GAME.deal_from_deck(shuffled_deck(seed * 100 + attempt), Rules101(), starting_seat=1)
+        while not state.is_over:
+            state = GAME.bot_move(state, state.turn, level="normal", rng=rng)
+        if state.melds and state.result.reason != "cancelled":
+            return state
+    raise AssertionError("no seeded hand put a meld on the table")
 
 
 def test_the_events_replay_to_the_same_hand():
@@ -113,4 +87,7 @@ def test_replay_steps_show_every_step_with_all_racks_and_the_melds():
     assert len(steps) == 1 + sum(1 for event in state.events if event["type"] in ("draw", "turn"))
     assert steps[0]["event"]["type"] == "deal" and steps[-1]["result"] is not None
     assert all(len(step["racks"]) == 4 and "melds" in step for step in steps)
-    assert steps[-1]["melds"] == GAME.view_for(state, None)["melds"]
+    assert steps[-1]["melds"] == GAME.view_for(state, None)["melds"] and steps[-1]["melds"]
+    # A step after an opening shows that opening's melds with their owner.
+    opened = next(index for index, step in enumerate(steps) if step["melds"])
+    assert steps[opened]["event"]["type"] == "turn" and steps[opened - 1]["melds"] == []
