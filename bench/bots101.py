@@ -1,0 +1,141 @@
+"""How strong is each 101 bot level? ``python bench/bots101.py [--matches 200] [--jobs 2]
+[--levels easy,normal,hard] [--seed bench101]``.
+
+Each level plays seeded 7-hand matches (RULES.md "101 Okey" rule 13, default rules) in one seat
+against three ``normal`` bots. The bot's seat rotates with the match (match ``i``: seat ``i % 4``)
+and every match's first starting seat comes from its seed, so every seat order is played; every
+level plays the same deals (the same seeds), so the levels are compared on the same cards.
+
+Prints, per level: hand wins (the bot finished the hand; pile-outs and cancelled hands count for
+nobody) and match wins (the lowest total after 7 hands; a tie for first counts as a win for each
+tied seat, as the rules share first place), each with a 95 % Wilson interval, against the parity
+of one seat in four; then the bot's mean points per hand (low is good) against the normal seats',
+how often it opened and how often it never did, and hands per second.
+
+Deals and the bots' choices are seeded, so a run is reproducible whatever ``--jobs`` is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from games.engine.okey101.bots import LEVELS, play_bot_turn  # noqa: E402
+from games.engine.okey101.hand import CANCELLED  # noqa: E402
+from games.engine.okey101.match import is_over, record_hand, start_match, start_next_hand, winners  # noqa: E402
+from games.engine.okey101.rules import Rules101  # noqa: E402
+
+PLAYERS = 4
+OPPONENT = "normal"
+Z95 = 1.959964
+
+
+def wilson(wins: float, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval: honest near 0 % and 100 %, unlike the normal approximation."""
+    if trials == 0:
+        return 0.0, 1.0
+    p = wins / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def play_match(index: int, level: str, seed: str) -> dict[str, Any]:
+    """One 7-hand match: ``level`` at seat ``index % 4``, three normal bots elsewhere."""
+    bot = index % PLAYERS
+    levels = [level if seat == bot else OPPONENT for seat in range(PLAYERS)]
+    match = start_match(Rules101(), seed=f"{seed}-{index}")
+    rng = random.Random(f"{seed}-{index}-{level}")
+    hands = finishes = opened = bot_points = other_points = cancelled = 0
+    while not is_over(match):
+        state = start_next_hand(match)
+        while not state.is_over:
+            seat = state.turn
+            state = play_bot_turn(state, seat, level=levels[seat], rng=rng)
+        result = state.result
+        match = record_hand(match, state)
+        if result.reason == CANCELLED:
+            cancelled += 1
+            continue
+        hands += 1
+        finishes += result.finisher == bot
+        opened += state.opened[bot] is not None
+        bot_points += result.scores[bot]
+        other_points += sum(result.scores) - result.scores[bot]
+    won = winners(match)
+    return {"hands": hands, "finishes": finishes, "finished_hands": sum(
+        1 for entry in match.history if entry["finisher"] is not None), "opened": opened,
+        "match_win": bot in won, "tied": bot in won and len(won) > 1,
+        "bot_points": bot_points, "other_points": other_points, "cancelled": cancelled}
+
+
+def _chunk(args: tuple[list[int], str, str]) -> list[dict[str, Any]]:
+    indices, level, seed = args
+    return [play_match(index, level, seed) for index in indices]
+
+
+def run_level(level: str, matches: int, jobs: int, seed: str) -> tuple[list[dict[str, Any]], float]:
+    start = time.perf_counter()
+    if jobs <= 1:
+        rows = _chunk((list(range(matches)), level, seed))
+    else:
+        step = jobs * PLAYERS  # interleaved chunks: every worker plays every seat
+        chunks = [(list(range(first, matches, step)), level, seed) for first in range(step)]
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            rows = [row for part in pool.map(_chunk, chunks) for row in part]
+    return rows, time.perf_counter() - start
+
+
+def report(level: str, rows: list[dict[str, Any]], seconds: float) -> None:
+    matches = len(rows)
+    totals = Counter()
+    for row in rows:
+        totals.update({key: value for key, value in row.items() if not isinstance(value, bool)})
+        totals["match_wins"] += row["match_win"]
+        totals["ties"] += row["tied"]
+    hands = totals["hands"]
+    hand_low, hand_high = wilson(totals["finishes"], hands)
+    match_low, match_high = wilson(totals["match_wins"], matches)
+    print(f"\n{level} bot against 3 {OPPONENT} bots: {matches} matches of 7 hands ({hands} hands scored, "
+          f"{totals['cancelled']} cancelled and dealt again)")
+    print(f"  hand wins   {totals['finishes']:>5} / {hands:<6} {totals['finishes'] / hands:6.1%}  "
+          f"95% CI [{hand_low:.1%}, {hand_high:.1%}]   (a finisher in {totals['finished_hands'] / hands:.1%} "
+          f"of hands: parity {totals['finished_hands'] / hands / PLAYERS:.1%})")
+    print(f"  match wins  {totals['match_wins']:>5} / {matches:<6} {totals['match_wins'] / matches:6.1%}  "
+          f"95% CI [{match_low:.1%}, {match_high:.1%}]   (parity 25.0%; {totals['ties']} shared first places)")
+    print(f"  points per hand: bot {totals['bot_points'] / hands:+.1f}, each normal seat "
+          f"{totals['other_points'] / hands / (PLAYERS - 1):+.1f}; the bot opened in {totals['opened'] / hands:.1%} "
+          f"of hands")
+    print(f"  {hands / seconds:.1f} hands/s ({seconds:.0f} s)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--matches", type=int, default=200, help="7-hand matches per level (default 200)")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    parser.add_argument("--levels", default=",".join(LEVELS), help="comma-separated: easy, normal, hard")
+    parser.add_argument("--seed", default="bench101", help="seed prefix for the matches")
+    args = parser.parse_args()
+    levels = [name.strip() for name in args.levels.split(",") if name.strip()]
+    unknown = [name for name in levels if name not in LEVELS]
+    if unknown:
+        parser.error(f"unknown levels: {', '.join(unknown)}")
+    print(f"{args.matches} matches per level, {args.jobs} job(s), seed {args.seed!r}")
+    for level in levels:
+        rows, seconds = run_level(level, args.matches, args.jobs, args.seed)
+        report(level, rows, seconds)
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
