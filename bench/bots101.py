@@ -10,7 +10,9 @@ Prints, per level: hand wins (the bot finished the hand; pile-outs and cancelled
 nobody) and match wins (the lowest total after 7 hands; a tie for first counts as a win for each
 tied seat, as the rules share first place), each with a 95 % Wilson interval, against the parity
 of one seat in four; then the bot's mean points per hand (low is good) against the normal seats',
-how often it opened and how often it never did, and hands per second.
+and how often it opened, and hands per second. Last, each level against ``normal`` paired on the
+same deals: the mean difference of the bot seat's match totals per hand, with a 95 % interval (the
+same seeds deal the same cards, so this leaves out most of the deal's luck).
 
 Deals and the bots' choices are seeded, so a run is reproducible whatever ``--jobs`` is.
 """
@@ -20,6 +22,7 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import statistics
 import sys
 import time
 from collections import Counter
@@ -73,7 +76,7 @@ def play_match(index: int, level: str, seed: str) -> dict[str, Any]:
         bot_points += result.scores[bot]
         other_points += sum(result.scores) - result.scores[bot]
     won = winners(match)
-    return {"hands": hands, "finishes": finishes, "finished_hands": sum(
+    return {"index": index, "bot_total": match.scores[bot], "hands": hands, "finishes": finishes, "finished_hands": sum(
         1 for entry in match.history if entry["finisher"] is not None), "opened": opened,
         "match_win": bot in won, "tied": bot in won and len(won) > 1,
         "bot_points": bot_points, "other_points": other_points, "cancelled": cancelled}
@@ -93,6 +96,7 @@ def run_level(level: str, matches: int, jobs: int, seed: str) -> tuple[list[dict
         chunks = [(list(range(first, matches, step)), level, seed) for first in range(step)]
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             rows = [row for part in pool.map(_chunk, chunks) for row in part]
+    rows.sort(key=lambda row: row["index"])
     return rows, time.perf_counter() - start
 
 
@@ -100,7 +104,7 @@ def report(level: str, rows: list[dict[str, Any]], seconds: float) -> None:
     matches = len(rows)
     totals = Counter()
     for row in rows:
-        totals.update({key: value for key, value in row.items() if not isinstance(value, bool)})
+        totals.update({key: value for key, value in row.items() if not isinstance(value, bool) and key != "index"})
         totals["match_wins"] += row["match_win"]
         totals["ties"] += row["tied"]
     hands = totals["hands"]
@@ -131,10 +135,29 @@ def main() -> None:
     if unknown:
         parser.error(f"unknown levels: {', '.join(unknown)}")
     print(f"{args.matches} matches per level, {args.jobs} job(s), seed {args.seed!r}")
+    results = {}
     for level in levels:
         rows, seconds = run_level(level, args.matches, args.jobs, args.seed)
         report(level, rows, seconds)
+        results[level] = rows
         sys.stdout.flush()
+    if OPPONENT in results and len(results) > 1:
+        print(f"\nPaired on the same deals: the bot seat's match total minus the {OPPONENT} level's in that "
+              "seat (low is good), per hand, with a 95 % interval:")
+        for level, rows in results.items():
+            if level != OPPONENT:
+                paired(level, rows, results[OPPONENT])
+    print("\n(the normal level against three normal bots is the control: any gap from parity there is noise)")
+
+
+def paired(level: str, rows: list[dict[str, Any]], control: list[dict[str, Any]]) -> None:
+    """The same match seeds deal the same cards whoever plays, so differences of totals per match
+    leave out most of the deal's luck (play still changes who draws what later)."""
+    diffs = [(row["bot_total"] - base["bot_total"]) / max(1, row["hands"])
+             for row, base in zip(rows, control, strict=True)]
+    mean = statistics.fmean(diffs)
+    half = Z95 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else float("inf")
+    print(f"  {level:<7} {mean:+.1f} points per hand [{mean - half:+.1f}, {mean + half:+.1f}]")
 
 
 if __name__ == "__main__":

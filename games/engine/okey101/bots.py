@@ -80,6 +80,10 @@ RUN_NEXT = 2.0
 RUN_GAP = 1.0
 GROUP_MATE = 1.5
 TWIN = 2.0
+#: With this few tiles left in the pile an opened hard bot weighs numbers this much more (at a pile
+#: out everyone writes their rack).
+ENDGAME_PILE = 4
+ENDGAME_WEIGHT = 4
 #: Before opening, a rack with this many pairs keeps them (each tile of a pair this much).
 PAIRS_LEANING = 4
 PAIR_KEEP = 6.0
@@ -105,6 +109,7 @@ class Seen:
     first_turn: bool
     drawn: bool
     rules: Rules101
+    pile_count: int = 20
     #: Tiles anyone may see: the table's melds, the discard tops (a pairs opener: every discard).
     visible: Counter[Tile] = field(default_factory=Counter)
 
@@ -131,7 +136,7 @@ def seen_from(view: dict[str, Any]) -> Seen:
         seat=view["seat"], okey=okey, rack=tuple(parse_tile(tile) for tile in view["rack"]), melds=melds,
         next_meld_id=view["next_meld_id"], opened=tuple(view["opened"]), needed=dict(view["opening_needed"]),
         available=parse_tile(available) if available is not None else None, first_turn=view["first_turn"],
-        drawn=view["drawn"], rules=Rules101.from_dict(view["rules"]), visible=visible,
+        drawn=view["drawn"], rules=Rules101.from_dict(view["rules"]), pile_count=view["pile_count"], visible=visible,
     )
 
 
@@ -409,6 +414,8 @@ def _keep_scores(draft: Draft, level: str) -> dict[Tile, float]:
                     weight *= 0.25
                 score += weight
         sign = -1 if draft.kind is not None else 1
+        if level == "hard" and draft.kind is not None and seen.pile_count <= ENDGAME_PILE:
+            sign *= ENDGAME_WEIGHT              # the pile is running out: the rack is what it pays
         scores[tile] = score + sign * NUMBER_WEIGHT * number
     return scores
 
