@@ -10,7 +10,9 @@
 
 Each call is timed three times (all pure: the state and the rack are left as they were). "One
 call" is the first timing, as a server would see it, garbage collections and a busy host
-included; "best of 3" is each case's fastest, the code's own cost.
+included; "best of 3" is each case's fastest, the code's own cost. On a shared host even three
+tries can all be preempted, so the 20 slowest cases are timed again, ten times each, and "worst,
+re-timed" is the slowest of their fastest. The load average is printed at the start and the end.
 
 The issue's targets: a turn < 1 ms; the worst of 10,000 racks < 20 ms, the median < 2 ms.
 """
@@ -18,10 +20,12 @@ The issue's targets: a turn < 1 ms; the worst of 10,000 racks < 20 ms, the media
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -40,8 +44,10 @@ def ms(seconds: float) -> str:
 
 def time_turns(hands: int, seed: str) -> None:
     """Play hands with four normal bots, timing each ``apply_turn`` the bots send."""
-    every: list[float] = []
-    openings: list[float] = []
+    every: list[list[float]] = []
+    openings: list[list[float]] = []
+    turns: list[tuple] = []
+    opening_turns: list[tuple] = []
     with_actions = 0
     for index in range(hands):
         state = deal_from_deck(shuffled_deck(f"{seed}-turns-{index}"), Rules101(), starting_seat=index % 4)
@@ -64,24 +70,36 @@ def time_turns(hands: int, seed: str) -> None:
                 start = time.perf_counter()
                 after = apply_turn(state, seat, turn)
                 times.append(time.perf_counter() - start)
-            state = after
             every.append(times)
+            turns.append((state, seat, turn))
             if turn["actions"]:
                 with_actions += 1
             if any(action["type"] == "open" for action in turn["actions"]):
                 openings.append(times)
+                opening_turns.append((state, seat, turn))
+            state = after
     print(f"apply_turn over {len(every)} legal turns of {hands} bot hands ({with_actions} with table actions, "
           f"{len(openings)} openings):")
-    for name, rows in (("all turns", every), ("openings", openings)):
-        report(name, rows)
+    for name, rows, cases in (("all turns", every, turns), ("openings", openings, opening_turns)):
+        report(name, rows, lambda index, cases=cases: timed(lambda: apply_turn(*cases[index])))
 
 
-def report(name: str, rows: list[list[float]]) -> None:
+def report(name: str, rows: list[list[float]], again: Callable[[int], float]) -> int:
     first = [times[0] for times in rows]
     best = [min(times) for times in rows]
     for label, values in (("one call", first), ("best of 3", best)):
         print(f"  {name:<10} {label:<10} median {ms(statistics.median(values))}, "
               f"p99 {ms(percentile(values, 0.99))}, worst {ms(max(values))}")
+    slowest = sorted(range(len(rows)), key=lambda index: best[index])[-20:]
+    retimed = max((min(again(index) for _ in range(10)), index) for index in slowest)
+    print(f"  {name:<10} worst, re-timed (best of 10 for the 20 slowest): {ms(retimed[0])}")
+    return retimed[1]
+
+
+def timed(call: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    call()
+    return time.perf_counter() - start
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -103,8 +121,7 @@ def time_openings(racks: int, seed: str) -> None:
                 times.append(time.perf_counter() - start)
             rows.append(times)
         print(f"{name} over {racks} random 22-tile racks:")
-        report("", rows)
-        worst = max(range(len(cases)), key=lambda index: min(rows[index]))
+        worst = report("", rows, lambda index, search=search: timed(lambda: search(*cases[index], needed=0)))
         tiles, okey = cases[worst]
         print(f"  its slowest rack: {' '.join(format_tile(tile) for tile in tiles)} (okey {format_tile(okey)}, "
               f"{tiles.count(okey)} in the rack)")
@@ -128,9 +145,10 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=200, help="bot hands whose turns are timed")
     parser.add_argument("--seed", default="bench")
     args = parser.parse_args()
-    print(f"seed {args.seed!r}, Python {sys.version.split()[0]}")
+    print(f"seed {args.seed!r}, Python {sys.version.split()[0]}, load average {os.getloadavg()[0]:.1f}")
     time_turns(args.hands, args.seed)
     time_openings(args.racks, args.seed)
+    print(f"load average at the end {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":
