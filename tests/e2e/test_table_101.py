@@ -148,7 +148,7 @@ WORDS = {
     "tr": {"counter": "Açış: %s / 101", "penalty": "+101: %s işlek taş attı", "warn": "işlek", "title": "Eli bitirdiniz!",
            "opened": "açış 112", "hand": "Bu elin puanları", "match": "Maçın puanları", "unopened": "açmadı"},
     "en": {"counter": "Opening: %s / 101", "penalty": "+101: %s discarded a playable tile", "warn": "playable",
-           "title": "You finished the hand!", "opened": "opening 112", "hand": "This hand's scores",
+           "title": "You finished the hand!", "opened": "opened with 112", "hand": "This hand's scores",
            "match": "The match's scores", "unopened": "not opened"},
 }
 
