@@ -619,7 +619,7 @@ def rack_cost(tiles: Iterable[Tile], okey: Tile) -> int:
 
 
 __all__ = [
-    "COST", "COVER", "GROUP", "MELDS", "PAIRS", "RUN", "VALUE", "Layoffs", "Opening", "best_layoffs",
-    "best_melds", "best_opening", "best_opening_with_discard", "best_pairs", "best_pairs_opening",
-    "finishing_melds", "islek_tiles", "public_action", "rack_cost",
+    "COST", "COVER", "MELDS", "PAIRS", "VALUE", "Layoffs", "Opening", "best_layoffs", "best_melds", "best_opening",
+    "best_opening_with_discard", "best_pairs", "best_pairs_opening", "finishing_melds", "fits", "frees",
+    "islek_tiles", "layable", "public_action", "rack_cost",
 ]
