@@ -18,7 +18,9 @@ stages the turn and sends it once; ``apply_turn`` checks all of it on a copy and
 new state or raises an ``EngineError`` with a stable code, leaving the state untouched. So a
 half-done turn never reaches other players as fact, nothing is ever taken back, and a refused
 opening really changes nothing (rule 7). There is no ``give_back`` action either: a player who
-took a discard they cannot use simply sends a turn that draws from the pile instead (rule 6).
+took a discard they cannot use simply sends a turn that draws from the pile instead (rule 6). The
+one exception is the pile draw (``draw_from_pile``): the drawer must see the tile before composing,
+so it is a message and a fact of its own; the rest of the turn follows whole.
 
 *Interpretations* (RULES.md and research/gametypes.md leave them open):
 
@@ -32,10 +34,10 @@ took a discard they cannot use simply sends a turn that draws from the pile inst
 * Pile out: the hand ends at the discard of the player who drew the last tile (that discard may
   still be penalised).
 
-Left out for now, on purpose: registering ``Okey101`` in ``games.engine.game_types`` (the site
-side comes later, and registering would offer an unfinished game), a bot (``bot_move``), the best-
-opening search a client or bot would use, fair-deal verification (``verify_hand``, the deck's
-commitment), the replay page's steps and the match's chip stake (rule 13).
+Also here: ``search`` (the best opening, pairs, finishing melds, işlek tiles, lay-offs and okey
+swaps, for the bots and the tests), ``bots`` (three levels, deciding from the seat's view only)
+and ``fair`` (the commitment, the hand replayed from its public events). Registered in
+``games.engine.game_types``. Left out: rule 13's chip stake (101 rooms play for points).
 """
 
 from .game import Okey101
