@@ -2,11 +2,10 @@
 test_table_101.py played through the page, pictured at each moment — the opening being composed
 with its live counter, the staged turn (dashed), mid-hand with every player's melds and a bot's
 +101 in words, and the score sheet — at a desktop, a portrait phone and a phone on its side, in
-Turkish and English. LOCALE_101_DIR: a catalogue to read instead of locale/ (see test_table_101)."""
+Turkish and English."""
 
 from __future__ import annotations
 
-import os
 import pathlib
 
 import pytest
@@ -21,9 +20,7 @@ OUT = pathlib.Path(__file__).resolve().parents[2] / "screenshots"
 
 
 @pytest.mark.parametrize("language", ["tr", "en"])
-def test_101_table_screenshots(new_page, asgi_live_server, settings, language):
-    if os.environ.get("LOCALE_101_DIR"):
-        settings.LOCALE_PATHS = [os.environ["LOCALE_101_DIR"]]
+def test_101_table_screenshots(new_page, asgi_live_server, language):
     person = make_user("Ayşe" if language == "tr" else "Alice")
     table = table_101(person, name="101 masası" if language == "tr" else "101 room")
     page = new_page(person, viewport=VIEWPORTS["desktop"], language="tr-TR" if language == "tr" else "en-GB")

@@ -303,15 +303,7 @@ def test_a_person_plays_a_101_hand_against_three_bots(new_page, asgi_live_server
     assert not NOTATION.search(visible_text(page))
 
 
-def test_the_101_table_in_english(new_page, asgi_live_server, settings):
-    # LOCALE_101_DIR: a catalogue to read instead of locale/ (a check before the English is merged).
-    if os.environ.get("LOCALE_101_DIR"):
-        settings.LOCALE_PATHS = [os.environ["LOCALE_101_DIR"]]
-    from django.utils import translation
-
-    with translation.override("en"):
-        if translation.gettext("Bu elin puanları") == "Bu elin puanları":
-            pytest.skip("the 101 table's English is not in the catalogue yet")
+def test_the_101_table_in_english(new_page, asgi_live_server):
     person = make_user("Alice")
     table = table_101(person, name="101 room")
     page = new_page(person, viewport=VIEWPORTS["portrait"], language="en-GB")
