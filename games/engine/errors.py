@@ -16,3 +16,20 @@ class EngineError(Exception):
 
     def to_dict(self) -> dict[str, object]:
         return {"code": self.code, "message": str(self), **self.details}
+
+
+class RulesError(EngineError):
+    """A game's rule set the engine will not play (101 Okey, Kart Okey); ``field`` names the option
+    at fault, so a form can put the error next to it. Classic Okey's is ``rules.RuleSetError``."""
+
+    code = "bad_rules"
+
+    def __init__(self, message: str, *, code: str, field: str | None = None):
+        super().__init__(message, code=code, field=field)
+        self.field = field
+
+
+def check_option(ok: bool, field: str, message: str) -> None:
+    """Refuse an option's value (``bad_option``) unless ``ok``."""
+    if not ok:
+        raise RulesError(message, code="bad_option", field=field)

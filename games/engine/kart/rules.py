@@ -16,22 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from ..errors import EngineError
+from ..errors import RulesError
+from ..errors import check_option as _check
 
 GAME = "kart"
 PLAYERS = (2, 3, 4)
 DECKS = (1, 2)
 ROUNDS = (1, 2, 3)
-
-
-class RulesError(EngineError):
-    """A rule set the engine will not play; ``field`` names the option at fault."""
-
-    code = "bad_rules"
-
-    def __init__(self, message: str, *, code: str, field: str | None = None):
-        super().__init__(message, code=code, field=field)
-        self.field = field
 
 
 @dataclass(frozen=True)
@@ -79,6 +70,3 @@ class RulesKart:
         return cls(**data)
 
 
-def _check(ok: bool, field: str, message: str) -> None:
-    if not ok:
-        raise RulesError(message, code="bad_option", field=field)

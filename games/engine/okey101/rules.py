@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from ..errors import EngineError
+from ..errors import RulesError
+from ..errors import check_option as _check
 
 GAME = "okey101"
 PLAYERS = 4
@@ -19,16 +20,6 @@ UNOPENED_PENALTIES = (101, 202, 303)
 PAIRS_LAYOFF_LIMITS = (2, None)
 #: Eşli: partners sit opposite each other (seats 0+2 against 1+3) for the whole match.
 TEAMS: tuple[tuple[int, ...], ...] = ((0, 2), (1, 3))
-
-
-class RulesError(EngineError):
-    """A rule set the engine will not play; ``field`` names the option at fault."""
-
-    code = "bad_rules"
-
-    def __init__(self, message: str, *, code: str, field: str | None = None):
-        super().__init__(message, code=code, field=field)
-        self.field = field
 
 
 @dataclass(frozen=True)
@@ -82,9 +73,6 @@ class Rules101:
         return cls(**data)
 
 
-def _check(ok: bool, field: str, message: str) -> None:
-    if not ok:
-        raise RulesError(message, code="bad_option", field=field)
 
 
 def partner_of(seat: int) -> int:
