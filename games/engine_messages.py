@@ -57,8 +57,26 @@ ENGINE_MESSAGES = {
     "layoff_limit": lambda: _("Çiftle açan bir turda en çok 2 taş işleyebilir."),
     "discard_unused": lambda: _("Aldığınız taşı bu turda masaya koymalısınız; koyamıyorsanız geri bırakıp ortadan çekin."),
     "must_discard": lambda: _("Her tur bir taş atarak biter: son taşınız pere giremez."),
+    # Kart Okey (RULES.md "Kart Okey"): codes of its own; the shared ones are worded for cards below.
+    "bad_card": lambda: _("Geçersiz kart."),
+    "card_not_in_hand": lambda: _("Bu kart elinizde yok."),
+    "stock_empty": lambda: _("Destede kart kalmadı."),
+    "discard_taken": lambda: _("Yerden aldığınız kartı aynı turda atamazsınız."),
     "unknown_option": lambda: _("Bu masa kurallarında bilinmeyen bir seçenek var."),
     "bad_option": lambda: _("Bu masa kurallarında geçersiz bir değer var."),
+}
+
+# A game whose words differ from the tile games' (cards, not tiles): its line wins over the one above.
+GAME_MESSAGES = {
+    "kart": {
+        "bad_turn": lambda: _("Bu hamle okunamadı: kartları yeniden dizip tekrar deneyin."),
+        "bad_meld": lambda: _("Bu kartlar bir seri ya da per oluşturmuyor."),
+        "must_draw": lambda: _("Önce desteden kart çekin ya da yerdeki kartı alın."),
+        "already_drew": lambda: _("Bu turda zaten kart çektiniz."),
+        "discard_pile_empty": lambda: _("Yerde alınacak kart yok."),
+        "not_layable": lambda: _("Bu kart o pere işlenemez."),
+        "must_discard": lambda: _("Her tur bir kart atarak biter: son kartınızı atarak çıkarsınız."),
+    },
 }
 
 # Refusals that say more when the engine gives the figures (else the line above stands alone).
@@ -69,6 +87,8 @@ DETAILED_MESSAGES = {
     "discard_unused": lambda d: _(
         "%(tile)s taşını aldınız: bu turda masaya koyun ya da geri bırakıp ortadan çekin.") % {"tile": d["tile"]},
     "layoff_limit": lambda d: _("Çiftle açan bir turda en çok %(limit)s taş işleyebilir.") % {"limit": d["limit"]},
+    "discard_taken": lambda d: _("%(card)s kartını yerden aldınız: aynı turda atamazsınız.") % {"card": d["card"]},
+    "card_not_in_hand": lambda d: _("Elinizde olmayan kart: %(cards)s") % {"cards": d["cards"]},
 }
 
 # Why a finish is not valid (``invalid_finish`` carries it as ``reason``: a stable code), in words.
@@ -78,8 +98,9 @@ FINISH_REASONS = {
 }
 
 
-def engine_error(error: EngineError) -> GameError:
-    message = ENGINE_MESSAGES.get(error.code)
+def engine_error(error: EngineError, *, game: str | None = None) -> GameError:
+    """``game``: the game type's name, for the lines worded for its pieces (``GAME_MESSAGES``)."""
+    message = GAME_MESSAGES.get(game or "", {}).get(error.code) or ENGINE_MESSAGES.get(error.code)
     details = {key: value for key, value in error.details.items() if isinstance(value, str | int | bool | None)}
     text = message() if message else str(error)
     detailed = DETAILED_MESSAGES.get(error.code)

@@ -17,14 +17,23 @@ from games.ratings import display_rating
 
 # Why a seat's score moved; the table page names each in the player's language.
 FINISH, INDICATOR, PILE_OUT = "finish", "indicator", "pile_out"
+CARDS_LEFT, RUMMY = "cards_left", "rummy"
 
 
 def sheet_parts(entry: dict[str, Any]) -> list[list[dict[str, Any]]]:
-    """A 101 hand's parts from its score sheet: the base as multiplied (``why`` the sheet row's kind:
+    """A 101 hand's or Kart round's parts from its score sheet. 101: the base as multiplied (``why`` the sheet row's kind:
     finished, partner, opened, unopened) and the in-hand penalties, each with its reason."""
     parts = []
     for row in entry["sheet"]:
         seat_parts = []
+        if "rummy_bonus" in row:
+            # A Kart Okey round (RULES.md "Kart Okey" rule 8): the cards left, +25 when the winner went rummy.
+            if row["cards"]:
+                seat_parts.append({"why": CARDS_LEFT, "points": row["cards"], "by": None})
+            if row["rummy_bonus"]:
+                seat_parts.append({"why": RUMMY, "points": row["rummy_bonus"], "by": entry.get("winner")})
+            parts.append(seat_parts)
+            continue
         base = row["base"] * row["multiplier"]
         if base:
             seat_parts.append({"why": row["kind"], "points": base, "by": entry.get("finisher")})

@@ -280,9 +280,10 @@ def play(*, user, table_id: int, action: str, move: Any, args: dict[str, Any] | 
         players = selectors.match_players(hand.match_id)
         player = _player_of(players, user)
         if player.left:
-            raise GameError("left_match", _("Masadan kalktınız; yerinize sıra saati yalnızca taş çekip atıyor. Oynamak için masaya dönün."))
+            raise GameError("left_match", _("Masadan kalktınız; yerinize sıra saati yalnızca çekip atıyor. Oynamak için masaya dönün."))
         if move != hand.move:
             raise GameError("stale", _("Masa değişti; güncel durum gönderildi."), move=hand.move)
+        game = None
         try:
             game = game_types.game_type_of(hand.match.rules)
             if action not in game.actions:
@@ -290,7 +291,7 @@ def play(*, user, table_id: int, action: str, move: Any, args: dict[str, Any] | 
             state = game.hand_from_dict(hand.state)
             new_state = game.apply(state, player.seat, action, **args)
         except EngineError as error:
-            raise engine_error(error) from None
+            raise engine_error(error, game=game.name if game else None) from None
         if player.timeouts_in_row or player.away:
             # Acting again brings an away player back.
             player.timeouts_in_row, player.away = 0, False
@@ -314,16 +315,22 @@ def _clean_args(action: str, args: dict[str, Any]) -> dict[str, Any]:
     return clean
 
 
-# A 101 turn (RULES.md "101 Okey"): at most every tile of a 22-tile rack on the table, in short strings.
-_TURN_ACTION_FIELDS = {"open": ("melds",), "lay_down": ("melds",), "lay_off": ("meld", "tile"), "swap": ("meld", "tile")}
+# A turn sent whole (101 Okey, Kart Okey): at most every piece of a 22-tile rack on the table, in
+# short strings. The fields of both games' actions; the game's engine then judges the play itself.
+_TURN_ACTION_FIELDS = {
+    "open": ("melds",), "lay_down": ("melds",), "swap": ("meld", "tile"),  # 101 Okey
+    "meld": ("cards",),  # Kart Okey
+    "lay_off": ("meld", "tile", "card"),  # 101 lays off a tile, Kart a card
+}
+_TURN_DRAWS = ("pile", "stock", "discard")
 _MAX_TURN_ACTIONS = 24
 _MAX_MELDS = 11
+_MAX_MELD_CARDS = 14
 _MAX_MELD_TEXT = 80
 
 
 def _clean_turn(args: dict[str, Any]) -> dict[str, Any]:
-    """A 101 ``turn`` frame's fields in the engine's shape, each checked for type and size (the engine
-    then judges the play itself)."""
+    """A ``turn`` frame's fields in the engines' shape, each checked for type and size."""
     def bad(name: str) -> GameError:
         return GameError("bad_argument", _("Eksik ya da geçersiz alan: %(name)s") % {"name": name}, field=name)
 
@@ -333,7 +340,7 @@ def _clean_turn(args: dict[str, Any]) -> dict[str, Any]:
         return value
 
     draw = args.get("draw")
-    if draw is not None and draw not in ("pile", "discard"):
+    if draw is not None and draw not in _TURN_DRAWS:
         raise bad("draw")
     actions = args.get("actions", [])
     if not isinstance(actions, list) or len(actions) > _MAX_TURN_ACTIONS:
@@ -349,12 +356,21 @@ def _clean_turn(args: dict[str, Any]) -> dict[str, Any]:
             if not isinstance(melds, list) or not 0 < len(melds) <= _MAX_MELDS:
                 raise bad("melds")
             clean["melds"] = [short_text(meld, "melds", _MAX_MELD_TEXT) for meld in melds]
+        elif kind == "meld":
+            cards = action.get("cards")
+            if isinstance(cards, str):
+                clean["cards"] = short_text(cards, "cards", _MAX_MELD_TEXT)
+            elif isinstance(cards, list) and 0 < len(cards) <= _MAX_MELD_CARDS:
+                clean["cards"] = [short_text(card, "cards") for card in cards]
+            else:
+                raise bad("cards")
         else:
             meld = action.get("meld")
             if type(meld) is not int or not 0 < meld < 1000:
                 raise bad("meld")
             clean["meld"] = meld
-            clean["tile"] = short_text(action.get("tile"), "tile")
+            piece = "card" if "card" in action else "tile"
+            clean[piece] = short_text(action.get(piece), piece)
         clean_actions.append(clean)
     turn: dict[str, Any] = {"actions": clean_actions, "discard": short_text(args.get("discard"), "discard")}
     if draw is not None:

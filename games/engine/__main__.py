@@ -20,7 +20,7 @@ import sys
 from typing import Any
 
 from .check import CheckError, check
-from .fairness import FairnessError, canonical_deck, normal_salt, verify_hand
+from .fairness import FairnessError, normal_salt, verify_hand
 from .rules import PRESETS, RuleSet, RuleSetError
 
 
@@ -82,6 +82,7 @@ def _run_check(args: argparse.Namespace) -> dict[str, Any]:
 
 def _run_verify(args: argparse.Namespace) -> dict[str, Any]:
     moves: list[Any] = []
+    proof: dict[str, Any] | None = None
     rules_data: dict[str, Any] | None = None
     file_seat: Any = None
     disagreements: list[str] = []
@@ -94,7 +95,7 @@ def _run_verify(args: argparse.Namespace) -> dict[str, Any]:
         if isinstance(data, dict):
             rules_data = data.get("rules")
             file_seat = data.get("starting_seat")
-            disagreements = _disagreements(data, args)
+            proof = data
             data = data.get("moves", [])
         if not isinstance(data, list) or (rules_data is not None and not isinstance(rules_data, dict)):
             raise UsageError("--moves: give a JSON list of moves, or an object with a \"moves\" list")
@@ -110,6 +111,8 @@ def _run_verify(args: argparse.Namespace) -> dict[str, Any]:
         rules = game.rules(rules_data) if rules_data is not None else RuleSet(players=args.players or 4)
     except (EngineError, RuleSetError, TypeError, ValueError) as error:
         raise UsageError(f"--moves: bad rules: {error}") from None
+    if proof is not None:
+        disagreements = _disagreements(proof, args, game)
     if args.players is not None and args.players != rules.players:
         raise UsageError(f"--players {args.players} disagrees with the {rules.players}-player rules in --moves")
     if args.starting_seat is not None and not 0 <= args.starting_seat < rules.players:
@@ -136,12 +139,12 @@ def _run_verify(args: argparse.Namespace) -> dict[str, Any]:
     return report.to_dict()
 
 
-def _disagreements(data: dict[str, Any], args: argparse.Namespace) -> list[str]:
+def _disagreements(data: dict[str, Any], args: argparse.Namespace, game: Any) -> list[str]:
     """A proof file that carries the deck, salt or commitment must say what the command line says:
     otherwise the file was changed, or belongs to another hand."""
     problems = []
     try:
-        if "deck" in data and canonical_deck(data["deck"]) != canonical_deck(args.deck):
+        if "deck" in data and game.canonical_deck(data["deck"]) != game.canonical_deck(args.deck):
             problems.append("the file's deck differs from --deck")
     except FairnessError as error:
         problems.append(f"the file's deck cannot be read: {error}")

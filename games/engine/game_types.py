@@ -65,6 +65,7 @@ class GameType(Protocol):
     # -- the fair deal and the replay page
     def commitment(self, state: Any, salt: str) -> str: ...
     def public_deck(self, state: Any) -> list[str]: ...
+    def canonical_deck(self, deck: Any) -> str: ...
     def replay_steps(self, state: Any, moves: Sequence[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]: ...
 
 
@@ -170,6 +171,10 @@ class ClassicOkey:
     def public_deck(self, state: hand.HandState) -> list[str]:
         return [tiles.format_tile(tile) for tile in state.deck]
 
+    def canonical_deck(self, deck: Any) -> str:
+        """A revealed deck as the commitment hashes it (``FairnessError`` when it cannot be read)."""
+        return fairness.canonical_deck(deck)
+
     def replay_steps(self, state: hand.HandState, moves: Sequence[dict[str, Any]],
                      seat: int | None) -> list[dict[str, Any]]:
         """Every step of a finished hand as ``seat`` saw it (the public: None), with every rack sorted
@@ -262,3 +267,7 @@ register(ClassicOkey())
 from .okey101 import Okey101  # noqa: E402
 
 register(Okey101())
+
+from .kart import KartOkey  # noqa: E402
+
+register(KartOkey())

@@ -18,8 +18,9 @@ def test_rule8_the_winner_writes_0_the_others_their_cards_and_25_more_each_when_
     assert hand_scores(hands, winner=0) == [0, 21, 15, 10]
     assert hand_scores(hands, winner=0, rummy=True) == [0, 46, 40, 35]
     sheet = hand_sheet(hands, winner=0, rummy=True)
-    assert sheet[1] == {"seat": 1, "kind": "left", "cards": 21, "rummy_bonus": 25, "score": 46}
-    assert sheet[0]["kind"] == "won"
+    assert sheet[1] == {"seat": 1, "kind": "left", "cards": 21, "rummy_bonus": 25, "score": 46, "left": ["MA", "K10"]}
+    assert sheet[2]["left"] == ["R2", "R3", "SK"]
+    assert sheet[0]["kind"] == "won" and sheet[0]["left"] == []
     # The second stock out: nobody won; everyone their own hand, never the +25.
     assert hand_scores([parse_cards("MA"), *hands[1:]], winner=None, rummy=True) == [11, 21, 15, 10]
 

@@ -3,7 +3,7 @@ engine, a game of its own.
 
 Stdlib only; it imports from ``games.engine`` only ``EngineError``, ``Scoring`` and the fair
 deal's salt and report (``fairness``), and nothing of the site; ``game_types`` is not imported
-(``KartOkey`` is not registered yet). Modules, lowest first: ``cards`` (the 52 cards and their
+(``game_types`` registers ``KartOkey``: the import points one way). Modules, lowest first: ``cards`` (the 52 cards and their
 notation: suits M/K/R/S for maça ♠, kupa ♥, karo ♦, sinek ♣, ranks A 2-10 J Q K, e.g. ``MA``,
 ``K10``, ``RQ``), ``rules`` (``RulesKart``), ``melds`` (runs and sets read from unordered cards),
 ``scoring`` (a hand's scores, the prize pool), ``hand`` (the deal, ``apply_turn``, the stock's

@@ -1,7 +1,7 @@
 """``KartOkey``: Kart Okey behind the ``GameType`` protocol (games.engine.game_types).
 
-Not registered (the site side comes later; registering would offer an unfinished game). The fair
-deal and the replay are in ``fair``, the bots in ``bots``.
+Registered in ``games.engine.game_types``; the fair deal and the replay are in ``fair``, the bots in
+``bots``.
 """
 
 from __future__ import annotations
@@ -131,6 +131,9 @@ class KartOkey:
 
     def public_deck(self, state: hand.HandKart) -> list[str]:
         return [format_card(card) for card in state.deck]
+
+    def canonical_deck(self, deck: Any) -> str:
+        return fair.canonical_deck(deck)
 
     def replay_steps(self, state: hand.HandKart, moves: Sequence[dict[str, Any]],
                      seat: int | None) -> list[dict[str, Any]]:

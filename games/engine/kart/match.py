@@ -61,6 +61,11 @@ class MatchKart:
         return self.rules.players
 
     @property
+    def hands_played(self) -> int:
+        """The site's name for the rounds played (a round is one hand)."""
+        return self.rounds_played
+
+    @property
     def play_order(self) -> list[int]:
         """The seats in play order from the table's first starting seat (remainders go this way)."""
         return [(self.first_starting_seat + offset) % self.players for offset in range(self.players)]
@@ -120,7 +125,8 @@ def record_hand(match: MatchKart, hand: HandKart) -> MatchKart:
         raise EngineError("this hand does not belong to this table", code="wrong_hand")
     result = hand.result
     scores = [total + delta for total, delta in zip(match.scores, result.scores, strict=True)]
-    entry = {"round": match.rounds_played, "starting_seat": hand.starting_seat, **result.to_dict(),
+    # ``hand``: the site's index of the hand (as every game's history names it); ``round`` the same.
+    entry = {"hand": match.rounds_played, "round": match.rounds_played, "starting_seat": hand.starting_seat, **result.to_dict(),
              "deltas": list(result.scores), "totals": list(scores)}
     return replace(match, scores=scores, rounds_played=match.rounds_played + 1,
                    next_starting_seat=(match.next_starting_seat + 1) % match.players,

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .cards import Card, hand_value
+from .cards import Card, format_card, hand_value, sorted_cards
 
 RUMMY_BONUS = 25
 #: Rule 9: the penalty limit of a one-round table (× rounds for longer tables).
@@ -37,15 +37,17 @@ LEFT = "left"
 
 
 def hand_sheet(hands: Sequence[Sequence[Card]], *, winner: int | None, rummy: bool = False) -> list[dict[str, Any]]:
-    """One row per seat: ``kind`` (won / left), the value of the cards left, the rummy +25, the score."""
+    """One row per seat: ``kind`` (won / left), the value of the cards left, the rummy +25, the score,
+    and ``left``: the cards left, sorted by suit and rank (shown to everyone once the hand is over)."""
     rows = []
     for seat, cards in enumerate(hands):
         if seat == winner:
-            rows.append({"seat": seat, "kind": WON, "cards": 0, "rummy_bonus": 0, "score": 0})
+            rows.append({"seat": seat, "kind": WON, "cards": 0, "rummy_bonus": 0, "score": 0, "left": []})
             continue
         left = hand_value(cards)
         bonus = RUMMY_BONUS if winner is not None and rummy else 0
-        rows.append({"seat": seat, "kind": LEFT, "cards": left, "rummy_bonus": bonus, "score": left + bonus})
+        rows.append({"seat": seat, "kind": LEFT, "cards": left, "rummy_bonus": bonus, "score": left + bonus,
+                     "left": [format_card(card) for card in sorted_cards(cards)]})
     return rows
 
 

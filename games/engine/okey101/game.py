@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
 from ..errors import EngineError
+from .. import fairness
 from ..fairness import VerifyReport
 from ..scoring import Scoring
 from ..tiles import Tile, format_tile, sort_key
@@ -129,6 +130,9 @@ class Okey101:
 
     def public_deck(self, state: hand.Hand101) -> list[str]:
         return [format_tile(tile) for tile in state.deck]
+
+    def canonical_deck(self, deck: Any) -> str:
+        return fairness.canonical_deck(deck)
 
     def replay_steps(self, state: hand.Hand101, moves: Sequence[dict[str, Any]],
                      seat: int | None) -> list[dict[str, Any]]:
