@@ -36,20 +36,28 @@ def open_practice_of(user) -> PracticeTable | None:
     return PracticeTable.objects.filter(user=user, closed_at=None).select_related("table").first()
 
 
-#: The games a practice table plays, each at its default rules (101 Okey: 7 hands).
-PRACTICE_GAMES = ("okey", "okey101")
+#: The games a practice table plays, each at its default rules (101 Okey: 7 hands) except for
+#: ``PRACTICE_OPTIONS``.
+PRACTICE_GAMES = ("okey", "okey101", "kart")
+
+#: Kart Okey's table is one round by default (RULES.md "Kart Okey", rule 8: 1, 2 or 3). A round is
+#: short (10 cards each), and a practice table is for learning: three rounds, the longest table,
+#: give the player a second and third hand to try what the first taught, start a round of their own
+#: (the starting seat moves each round) and see the lowest total win, without starting a new table.
+#: Four players (the default) play two decks, as rule 1 gives a table of four; no prize pool.
+PRACTICE_OPTIONS = {"kart": {"rounds": 3}}
 
 
 def start_practice(*, user, level: str = PracticeTable.Level.NORMAL, game: str = "okey") -> Table:
     """The player's practice table against three bots: the open one if there is one, else a new one,
     started at once. Refused for sanctioned players, while a real match of theirs runs, and beyond
-    ``PRACTICE_PER_HOUR`` new tables an hour. ``game``: classic Okey or 101 Okey."""
+    ``PRACTICE_PER_HOUR`` new tables an hour. ``game``: classic Okey, 101 Okey or Kart Okey."""
     if not getattr(user, "is_authenticated", False) or user.is_bot:
         raise GameError("login_required", _("Bu işlem için giriş yapın."))
     if level not in LEVELS:
         raise GameError("bad_level", _("Bot seviyesi kolay, orta ya da zor olmalı."))
     if game not in PRACTICE_GAMES:
-        raise GameError("bad_game", _("Pratik için oyun Okey ya da 101 Okey olmalı."))
+        raise GameError("bad_game", _("Pratik için oyun Okey, 101 Okey ya da Kart Okey olmalı."))
     with transaction.atomic():
         # The player's row first: two clicks at once queue up here and the second resumes.
         user = get_user_model().objects.select_for_update().get(pk=user.pk)
@@ -79,7 +87,7 @@ def start_practice(*, user, level: str = PracticeTable.Level.NORMAL, game: str =
             # One table at a time: a seat waiting at a real table is given up, as take_seat does.
             salon_services.release_seats(user=user)
         game_type = game_types.game_type(game)
-        rules = game_type.rules({}) if game != "okey" else RuleSet()
+        rules = game_type.rules(PRACTICE_OPTIONS.get(game, {})) if game != "okey" else RuleSet()
         bots = bot_players.bot_users(rules.players - 1, exclude={user.pk})
         table, seats = seating.open_private_table(salon=salon, owner=user, name=_("Pratik masası"),
                                                   rules=game_type.stored_rules(rules), people=[user, *bots])
