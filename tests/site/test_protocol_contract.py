@@ -149,8 +149,11 @@ def engine_codes() -> set[str]:
     codes = set()
     for path in engine_sources():
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Call) and called_name(node)[1] == "EngineError":
-                code = literal_code(node, "EngineError")
+            # ``EngineError(..., code=...)``, and an error class of its own: ``super().__init__(..., code=...)``.
+            if isinstance(node, ast.Call) and called_name(node)[1] in ("EngineError", "__init__"):
+                code = literal_code(node, "EngineError") if called_name(node)[1] == "EngineError" else next(
+                    (keyword.value.value for keyword in node.keywords if keyword.arg == "code"
+                     and isinstance(keyword.value, ast.Constant) and isinstance(keyword.value.value, str)), None)
                 if code is not None:
                     codes.add(code)
     return codes
@@ -207,3 +210,23 @@ def test_every_finish_reason_of_the_engine_is_documented():
     text = PROTOCOL.read_text()
     for reason in reasons:
         assert f"`{reason}`" in text
+
+
+def game_worded_codes() -> list[tuple[str, str]]:
+    from games.engine_messages import GAME_MESSAGES
+
+    return [(game, code) for game, lines in sorted(GAME_MESSAGES.items()) for code in sorted(lines)]
+
+
+@pytest.mark.parametrize("game, code", game_worded_codes())
+def test_a_games_own_wording_is_of_its_codes_translated_and_not_the_shared_line(game, code):
+    from games.engine import game_types
+    from games.engine_messages import ENGINE_MESSAGES, GAME_MESSAGES
+
+    assert code in game_types.game_type(game).error_codes
+    line = GAME_MESSAGES[game][code]
+    with translation.override("tr"):
+        turkish, shared = line(), ENGINE_MESSAGES[code]()
+    with translation.override("en"):
+        english = line()
+    assert turkish != english and turkish != shared
