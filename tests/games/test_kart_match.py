@@ -336,3 +336,31 @@ def test_a_finished_kart_hand_has_a_proof_the_printed_verify_command_accepts_and
     data = selectors.replay_frames(hand=hand, viewer=users[0])
     assert len(data["steps"]) == 1 + sum(1 for move in proof["moves"] if move["type"] in ("draw", "turn"))
     assert all(len(step["hands"]) == 4 and "discards" in step for step in data["steps"])
+
+
+def test_an_away_kart_player_comes_back_and_the_table_chats_and_reports_as_any_other():
+    from moderation.models import Report
+    from moderation.services import file_report
+    from salons.services import post_chat_message
+
+    table, users = make_kart_table(people=4)
+    services.start_match(user=table.room.owner, table_id=table.id)
+    for _ in range(12):  # three rounds of the table: each seat times out three times and is away
+        match, hand = current(table)
+        expire(hand)
+        assert services.resolve_timeout(hand_id=hand.id, move=hand.move)
+    match, hand = current(table)
+    away = MatchPlayer.objects.get(match=match, seat=hand.state["turn"])
+    assert away.away
+    assert selectors.table_frame(match=match, hand=hand, seat=None)["players"][away.seat]["away"]
+    services.i_am_back(user=away.user, table_id=table.id)
+    away.refresh_from_db()
+    assert not away.away and away.timeouts_in_row == 0
+    # Back at the table, the player plays their own turn again.
+    send_turn_as_a_player(table=table, user=away.user, hand=current(table)[1], seat=away.seat, rng=random.Random(2))
+    assert current(table)[1].moves.filter(auto=False).exists()
+    line = post_chat_message(user=users[0], room=table.room, table=table, text="İyi oyunlar")
+    assert line.visible
+    report = file_report(reporter=users[0], reported=users[1], reason=Report.Reason.values[0], room=table.room,
+                         table=table)
+    assert report.room_id == table.room_id and report.reported_id == users[1].pk
