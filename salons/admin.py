@@ -12,14 +12,17 @@ from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
+from games.engine.errors import RulesError
 from games.engine.game_types import CLASSIC, UnknownGameType, game_type_of
-from games.engine.okey101.rules import RulesError
+from games.engine.kart.rules import GAME as GAME_KART
 from games.engine.rules import RuleSet, RuleSetError
 from moderation.public_text import validate_public_text
 
-from . import rules101_catalog
+from . import rules101_catalog, rules_kart_catalog
 from .models import ChatMessage, Room, RoomRemoval, Salon, SalonStaff, Seat, Table
+from .rule_lines import GAME_LABELS, game_label
 from .rules_catalog import rule_error_message
+from .selectors import game_q
 
 
 class SalonStaffInline(admin.TabularInline):
@@ -100,30 +103,51 @@ class RoomAdminForm(forms.ModelForm):
         except UnknownGameType:
             raise forms.ValidationError(_("Böyle bir oyun türü yok."), code="unknown_game") from None
         try:
-            # Each game's own rules (101 Okey names itself: "game": "okey101"); classic Okey's read
+            # Each game's own rules (101 Okey and Kart Okey name themselves: "game": "okey101", "kart"); classic Okey's read
             # strictly, as the room form reads them (stored rules are read leniently elsewhere).
             if game.name == CLASSIC:
                 return RuleSet.from_dict({key: value for key, value in rules.items() if key != "game"}).to_dict()
             return game.stored_rules(game.rules(rules))
         except RulesError as error:
-            raise forms.ValidationError(rules101_catalog.rule_error_message(error), code=error.code) from None
+            catalog = rules_kart_catalog if game.name == GAME_KART else rules101_catalog
+            raise forms.ValidationError(catalog.rule_error_message(error), code=error.code) from None
         except RuleSetError as error:
             raise forms.ValidationError(rule_error_message(error), code=error.code) from None
         except (TypeError, ValueError):
             raise forms.ValidationError(_("Bu kural seçimi geçersiz."), code="bad_rules") from None
 
 
+class GameFilter(admin.SimpleListFilter):
+    """Rooms by the game they play (classic Okey's rule sets name no game)."""
+
+    title = _("oyun")
+    parameter_name = "game"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return list(GAME_LABELS.items())
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Room]) -> QuerySet[Room]:
+        if self.value() in GAME_LABELS:
+            return queryset.filter(game_q(self.value()))
+        return queryset
+
+
 @admin.register(Room)
 class RoomAdmin(admin.ModelAdmin):
     form = RoomAdminForm
-    list_display = ("name", "salon", "owner", "scoring", "players", "turn_seconds", "is_private", "status", "created_at")
-    list_filter = ("status", "salon", "is_private", "created_at")
+    list_display = ("name", "salon", "owner", "game", "scoring", "players", "turn_seconds", "is_private", "status",
+                    "created_at")
+    list_filter = ("status", GameFilter, "salon", "is_private", "created_at")
     search_fields = ("name", "owner__username")
     list_select_related = ("salon", "owner")
     date_hierarchy = "created_at"
     readonly_fields = ("password", "invite_token", "created_at", "updated_at", "closed_at")
     autocomplete_fields = ("owner",)
     inlines = [TableInline]
+
+    @admin.display(description=_("oyun"))
+    def game(self, obj: Room) -> str:
+        return game_label(obj.rules) or str(obj.rules.get("game", ""))
 
     @admin.display(description=_("puanlama"))
     def scoring(self, obj: Room) -> str:

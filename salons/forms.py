@@ -1,6 +1,7 @@
 """Room forms. The rule fields are generated from the engine's rule sets and the rule catalogues
-(classic Okey's ``RuleSet`` + ``rules_catalog``, 101 Okey's ``Rules101`` + ``rules101_catalog``), so
-a new engine option shows up in the form as soon as it is described. The game type is chosen
+(classic Okey's ``RuleSet`` + ``rules_catalog``, 101 Okey's ``Rules101`` + ``rules101_catalog``, Kart
+Okey's ``RulesKart`` + ``rules_kart_catalog``), so a new engine option shows up in the form as soon
+as it is described. The game type is chosen
 first; each game's options sit in a fieldset of their own that the page shows for that game only."""
 
 from __future__ import annotations
@@ -13,16 +14,21 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from games.engine.errors import RulesError
 from games.engine.game_types import CLASSIC, UnknownGameType, game_type
+from games.engine.kart.rules import GAME as GAME_KART
+from games.engine.kart.rules import RulesKart
 from games.engine.okey101.rules import GAME as GAME101
-from games.engine.okey101.rules import Rules101, RulesError
+from games.engine.okey101.rules import Rules101
 from games.engine.rules import CHIPS, PRESETS, RuleSet, RuleSetError
 from moderation.public_text import validate_public_text
 
-from . import rules101_catalog
+from . import rules101_catalog, rules_kart_catalog
 from .models import TURN_SECONDS_DEFAULT, TURN_SECONDS_MAX, TURN_SECONDS_MIN, Room
-from .rules101_catalog import GAME_LABELS, RULE101_OPTIONS
+from .rule_lines import GAME_LABELS, game_of
+from .rules101_catalog import RULE101_OPTIONS
 from .rules_catalog import PRESET_LABELS, RULE_OPTIONS, rule_error_message
+from .rules_kart_catalog import RULEKART_OPTIONS
 from .selectors import RoomFilter
 from .services import (
     MAX_TABLES_PER_ROOM,
@@ -35,9 +41,13 @@ from .services import (
 RULE_PREFIX = "rule_"
 #: 101 Okey's options (``rule101_hands``…): a prefix of their own, as both games have ``partners``.
 RULE101_PREFIX = "rule101_"
+#: Kart Okey's options (``rulekart_players``…): a prefix of their own, as classic Okey has ``players``.
+RULEKART_PREFIX = "rulekart_"
 #: The games a room may play, in the form's order.
-GAMES = (CLASSIC, GAME101)
-#: A 101 choice left out of the request (the page sends no disabled fieldset): the engine's default.
+GAMES = (CLASSIC, GAME101, GAME_KART)
+#: Each game's fields.
+PREFIXES = {CLASSIC: RULE_PREFIX, GAME101: RULE101_PREFIX, GAME_KART: RULEKART_PREFIX}
+#: A 101 or Kart choice left out of the request (the page sends no disabled fieldset): the engine's default.
 _LEFT_OUT = object()
 # The turn times a room may choose (within the model's 10–60 s limits).
 TURN_SECONDS_CHOICES = (10, 15, 20, 30, 45, 60)
@@ -114,6 +124,39 @@ def _rule101_form_field(name: str, default: Any) -> forms.Field:
     return forms.BooleanField(initial=default, **common)
 
 
+#: A Kart Okey choice of "no value" (decks chosen by the table size): not "", which is a field left out.
+_KART_AUTO = "auto"
+
+
+def _encode_kart(value: Any) -> str:
+    return _KART_AUTO if value is None else str(value)
+
+
+def _coerce_kart(raw: str) -> Any:
+    return None if raw == _KART_AUTO else int(raw)
+
+
+def _rulekart_form_field(name: str, default: Any) -> forms.Field:
+    option = RULEKART_OPTIONS[name]
+    bad = rules_kart_catalog.BAD_VALUE.get(name, _("Bu kural seçimi geçersiz."))
+    common: dict[str, Any] = {"label": option.label, "help_text": option.description, "required": False}
+    if option.choices:
+        field = forms.TypedChoiceField(
+            choices=[(_encode_kart(value), label) for value, label in option.choices], coerce=_coerce_kart,
+            empty_value=_LEFT_OUT, initial=_encode_kart(default),
+            # The same words as the engine's refusal of the value (rules_kart_catalog.BAD_VALUE).
+            error_messages={"invalid_choice": bad}, **common,
+        )
+        if name == "decks":
+            # The page script offers two decks only at a table of four (RULES.md "Kart Okey", rule 1).
+            field.widget.attrs["data-option-players"] = "2:4"
+        return field
+    return forms.IntegerField(
+        initial=default, min_value=option.minimum, max_value=option.maximum,
+        error_messages={"invalid": bad, "min_value": bad, "max_value": bad}, **common,
+    )
+
+
 class RoomForm(forms.Form):
     game = forms.ChoiceField(
         label=_("Oyun"),
@@ -121,8 +164,9 @@ class RoomForm(forms.Form):
         initial=CLASSIC,
         required=False,
         help_text=_("Okey: 14 taşla klasik oyun. 101 Okey: 21 taşla, el açılıp masaya taş işlenen oyun; her zaman "
-                    "4 kişiyle ve puanla oynanır."),
-        error_messages={"invalid_choice": _("Oyun Okey ya da 101 Okey olmalı.")},
+                    "4 kişiyle ve puanla oynanır. Kart Okey: 52 kartla 2–4 kişilik kart oyunu (rummy); seri ve per "
+                    "açılır, elde kalan kartlar ceza puanıdır."),
+        error_messages={"invalid_choice": _("Oyun Okey, 101 Okey ya da Kart Okey olmalı.")},
     )
     name = forms.CharField(label=_("Oda adı"), min_length=3, max_length=40, validators=[validate_public_text],
                            help_text=_("3 ile 40 karakter arası."))
@@ -160,8 +204,9 @@ class RoomForm(forms.Form):
         current = room.rules if room else RuleSet().to_dict()
         if room is not None:
             # Editing keeps the room's game unless the owner picks another.
-            self.fields["game"].initial = rules101_catalog.game_of(room.rules)
+            self.fields["game"].initial = game_of(room.rules)
         current101 = current if rules101_catalog.is_101(current) else {}
+        current_kart = current if rules_kart_catalog.is_kart(current) else {}
         for field in fields(RuleSet):
             if field.name not in RULE_OPTIONS:
                 continue
@@ -177,6 +222,13 @@ class RoomForm(forms.Form):
             value = current101.get(field.name, field.default)
             form_field.initial = _encode101(value) if isinstance(form_field, forms.TypedChoiceField) else value
             self.fields[RULE101_PREFIX + field.name] = form_field
+        for field in fields(RulesKart):
+            if field.name not in RULEKART_OPTIONS:
+                continue
+            form_field = _rulekart_form_field(field.name, field.default)
+            value = current_kart.get(field.name, field.default)
+            form_field.initial = _encode_kart(value) if isinstance(form_field, forms.TypedChoiceField) else value
+            self.fields[RULEKART_PREFIX + field.name] = form_field
         # The minimum is stated next to the field (in the reader's language, so built per form).
         limits = gettext("En az %(min)d karakter.") % {"min": PASSWORD_MIN_LENGTH}
         self.fields["password"].help_text = " ".join(
@@ -196,13 +248,15 @@ class RoomForm(forms.Form):
         cleaned = super().clean()
         if "game" in self.errors:
             return cleaned
-        # The other game's options do not apply: whatever came for them (a page without its script
-        # sends both fieldsets, the script only the chosen game's) neither counts nor blocks.
-        other = RULE_PREFIX if self.chosen_game() == GAME101 else RULE101_PREFIX
-        for name in [name for name in self._errors if name.startswith(other)]:
+        # The other games' options do not apply: whatever came for them (a page without its script
+        # sends every fieldset, the script only the chosen game's) neither counts nor blocks.
+        others = tuple(prefix for game, prefix in PREFIXES.items() if game != self.chosen_game())
+        for name in [name for name in self._errors if name.startswith(others)]:
             del self._errors[name]
         if self.chosen_game() == GAME101:
             self._clean_101()
+        elif self.chosen_game() == GAME_KART:
+            self._clean_kart()
         elif not any(name.startswith(RULE_PREFIX) for name in self.errors):
             # The engine is the authority on which options go together: its refusal goes next to
             # the option at fault.
@@ -235,6 +289,25 @@ class RoomForm(forms.Form):
                        else _("Bu kural seçimi geçersiz."))
             self.add_error(field if field in self.fields else None, message)
 
+    def _clean_kart(self) -> None:
+        """Kart Okey through its game type. It has a table size of its own (``rulekart_players``), so
+        classic Okey's does not apply; chip scoring asked for on a page without its script is refused
+        in words (a Kart hand pays no chips: only the table's prize pool does, at its end)."""
+        cleaned = self.cleaned_data
+        if cleaned.get(RULE_PREFIX + "scoring") == CHIPS:
+            self.add_error(RULE_PREFIX + "scoring", str(rules_kart_catalog.NO_CHIP_HANDS))
+        if any(name.startswith(RULEKART_PREFIX) for name in self.errors):
+            return
+        data = self.rules_data()
+        try:
+            game = game_type(data["game"])
+            game.stored_rules(game.rules(data))
+        except (RulesError, UnknownGameType, TypeError) as error:
+            field = RULEKART_PREFIX + (getattr(error, "field", None) or "")
+            message = (rules_kart_catalog.rule_error_message(error) if isinstance(error, (RulesError, UnknownGameType))
+                       else _("Bu kural seçimi geçersiz."))
+            self.add_error(field if field in self.fields else None, message)
+
     def chosen_game(self) -> str:
         """The chosen game (classic Okey when left out or not yet valid)."""
         data = getattr(self, "cleaned_data", None) or {}
@@ -246,16 +319,21 @@ class RoomForm(forms.Form):
     def rule101_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.fields if name.startswith(RULE101_PREFIX)]
 
+    def rulekart_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.fields if name.startswith(RULEKART_PREFIX)]
+
     def main_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.fields
-                if name != "game" and not name.startswith((RULE_PREFIX, RULE101_PREFIX))]
+                if name != "game" and not name.startswith(tuple(PREFIXES.values()))]
 
     def rules_data(self) -> dict[str, Any]:
         """The rule options as the chosen game's engine wants them: classic Okey's ``RuleSet``
-        options (no "game", as every classic rule set is stored), or ``{"game": "okey101", ...}``.
-        The service validates them again through the game type."""
+        options (no "game", as every classic rule set is stored), or ``{"game": "okey101", ...}``,
+        ``{"game": "kart", ...}``. The service validates them again through the game type."""
         if self.chosen_game() == GAME101:
             return self._rules101_data()
+        if self.chosen_game() == GAME_KART:
+            return self._rules_kart_data()
         data = {}
         for name, value in self.cleaned_data.items():
             if name.startswith(RULE_PREFIX):
@@ -277,6 +355,17 @@ class RoomForm(forms.Form):
                 option = name[len(RULE101_PREFIX):]
                 # A choice left out (a partial preview request) is the engine's default.
                 data[option] = defaults[option] if value is _LEFT_OUT else value
+        return data
+
+    def _rules_kart_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"game": GAME_KART}
+        defaults = {field.name: field.default for field in fields(RulesKart)}
+        for name, value in self.cleaned_data.items():
+            if name.startswith(RULEKART_PREFIX):
+                option = name[len(RULEKART_PREFIX):]
+                # A choice left out (a partial preview request) is the engine's default (decks: by
+                # the table size, so left out too).
+                data[option] = defaults[option] if value is _LEFT_OUT or value is None else value
         return data
 
 
@@ -307,7 +396,7 @@ class RoomFilterForm(forms.Form):
         required=False,
         coerce=int,
         empty_value=None,
-        choices=[("", _("Hepsi")), ("4", _("4 kişilik")), ("2", _("2 kişilik"))],
+        choices=[("", _("Hepsi")), ("4", _("4 kişilik")), ("3", _("3 kişilik")), ("2", _("2 kişilik"))],
     )
     scoring = forms.ChoiceField(
         label=_("Puanlama"), required=False, choices=[("", _("Hepsi")), *[(p, PRESET_LABELS[p]) for p in PRESETS]]

@@ -15,12 +15,15 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.errors import ServiceError
 from accounts.models import User
+from games.engine.errors import RulesError
 from games.engine.game_types import CLASSIC, UnknownGameType, game_type, game_type_of
+from games.engine.kart.rules import GAME as GAME_KART
+from games.engine.kart.rules import RulesKart
 from games.engine.okey101.rules import GAME as GAME101
-from games.engine.okey101.rules import Rules101, RulesError
+from games.engine.okey101.rules import Rules101
 from games.engine.rules import CHIPS, RuleSet, RuleSetError
 
-from . import events, rules101_catalog, selectors
+from . import events, rules101_catalog, rules_kart_catalog, selectors
 from .models import TURN_SECONDS_MAX, TURN_SECONDS_MIN, Room, RoomAccess, RoomPresence, Salon, Seat, Table
 from .room_access import _clean_password, _revoke_access
 from .rules_catalog import rule_error_message
@@ -70,13 +73,26 @@ def _clean_bot_fill(value: Any) -> int:
     return seconds
 
 
+#: A rule set already read, and its game type's name.
+_GAME_OF_RULES = ((RuleSet, CLASSIC), (Rules101, GAME101), (RulesKart, GAME_KART))
+
+
+def _rules_error_message(game: str, error: RulesError) -> str:
+    """A game of its own's refusal of its rule set, in words (each catalogue words its own options)."""
+    if game == GAME_KART:
+        return rules_kart_catalog.rule_error_message(error)
+    return rules101_catalog.rule_error_message(error)
+
+
 def _clean_rules(rules: Any, salon: Salon) -> dict[str, Any]:
     """Validate through the room's game type (the engine is the only authority on rules: classic
-    Okey's ``RuleSet``, 101's ``Rules101``) plus the salon's limits, which are about classic chip
-    stakes only (101 plays for points). Returns what the room stores: the game type's
-    ``stored_rules`` (classic names no game, as every classic rule set stored before)."""
-    if isinstance(rules, (RuleSet, Rules101)):
-        game, parsed = game_type(CLASSIC if isinstance(rules, RuleSet) else GAME101), rules
+    Okey's ``RuleSet``, 101's ``Rules101``, Kart Okey's ``RulesKart``) plus the salon's limits, which
+    are about classic chip stakes only (101 and Kart Okey play for points; a Kart table's prize pool
+    is play money paid at its end, as classic's penalty pool). Returns what the room stores: the game
+    type's ``stored_rules`` (classic names no game, as every classic rule set stored before)."""
+    read = next((name for kind, name in _GAME_OF_RULES if isinstance(rules, kind)), None)
+    if read is not None:
+        game, parsed = game_type(read), rules
     else:
         if not isinstance(rules, dict):
             raise ServiceError("bad_rules", _("Kurallar okunamadı."))
@@ -87,7 +103,7 @@ def _clean_rules(rules: Any, salon: Salon) -> dict[str, Any]:
         except UnknownGameType:
             raise ServiceError("unknown_game", _("Böyle bir oyun türü yok.")) from None
         except RulesError as error:
-            raise ServiceError("bad_rules", rules101_catalog.rule_error_message(error), field=error.field) from None
+            raise ServiceError("bad_rules", _rules_error_message(game.name, error), field=error.field) from None
         except RuleSetError as error:
             raise ServiceError("bad_rules", rule_error_message(error), field=error.field) from None
         except (TypeError, ValueError) as error:
@@ -102,7 +118,8 @@ def _clean_rules(rules: Any, salon: Salon) -> dict[str, Any]:
 
 
 def _players_of(rules: dict[str, Any]) -> int:
-    """Seats per table of a stored rule set, as its game type reads it (101: always 4)."""
+    """Seats per table of a stored rule set, as its game type reads it (101: always 4; Kart Okey:
+    its ``players``, 2 to 4)."""
     return game_type_of(rules).rules(rules).players
 
 

@@ -17,7 +17,7 @@ from django.utils.functional import Promise, lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from games.engine.game_types import CLASSIC, UnknownGameType
+from games.engine.game_types import UnknownGameType
 from games.engine.okey101.hand import OPENING_PAIRS, OPENING_VALUE, RACK_SIZE
 from games.engine.okey101.melds import OKEY_IN_RACK
 from games.engine.okey101.rules import (
@@ -32,13 +32,7 @@ from games.engine.okey101.rules import (
 from games.engine.okey101.scoring import FINISH_BASE, MELDS, PAIRS, PENALTY_POINTS, hand_scores, team_totals
 from games.engine.tiles import parse_tile, parse_tiles
 
-from .rule_lines import NO, YES, RuleLine, RuleOption
-
-#: The game types a room may choose, as players name them (the room form's first choice).
-GAME_LABELS: dict[str, Promise] = {
-    CLASSIC: _("Okey"),
-    GAME: _("101 Okey"),
-}
+from .rule_lines import GAME_LABELS, NO, YES, RuleLine, RuleOption
 
 
 def _format(text: Any, **values: Any) -> str:
@@ -123,22 +117,6 @@ def undescribed_fields() -> list[str]:
 
 def is_101(rules: Any) -> bool:
     return isinstance(rules, Rules101) or (isinstance(rules, dict) and rules.get("game") == GAME)
-
-
-def game_of(rules: Any) -> str:
-    """The game a stored rule set names (classic Okey when none), never an error."""
-    if isinstance(rules, Rules101):
-        return GAME
-    if isinstance(rules, dict):
-        game = rules.get("game", CLASSIC)
-        return game if isinstance(game, str) else ""
-    return CLASSIC
-
-
-def game_label(rules: Any) -> str:
-    game = game_of(rules)
-    label = GAME_LABELS.get(game)
-    return str(label) if label is not None else ""
 
 
 def bad_value_message(name: str) -> str:

@@ -17,6 +17,7 @@ from django.utils.translation import ngettext, pgettext_lazy
 
 from games.engine.finish import PAIRS, SETS, Finish
 from games.engine.game_types import UnknownGameType, game_type_of
+from games.engine.kart.rules import RulesKart
 from games.engine.rules import CHIP_HANDS, CHIPS, COUNTDOWN, PENALTY, PRESETS, RuleSet, RuleSetError
 from games.engine.scoring import finish_value, indicator_deltas, most_a_hand_costs
 
@@ -154,8 +155,9 @@ UNKNOWN_GAME = _("Bu odanın oyun türü bu sitede oynanmıyor.")
 
 def read_rules(rules: RuleSet | dict[str, Any]) -> Any:
     """A stored rule set, read by its game type (``game_types.UnknownGameType`` for a game the site
-    does not play: the pages below say so instead of failing). A 101 room's is a ``Rules101``: the
-    functions below hand it to ``rules101_catalog``."""
+    does not play: the pages below say so instead of failing). A 101 room's is a ``Rules101``, a
+    Kart Okey room's a ``RulesKart``: the functions below hand them to ``rules101_catalog`` and
+    ``rules_kart_catalog``."""
     if not isinstance(rules, dict):
         return rules  # already read (a RuleSet, a Rules101)
     return game_type_of(rules).rules(rules)
@@ -208,6 +210,10 @@ def describe_rules(rules: RuleSet | dict[str, Any]) -> list[RuleLine]:
         rule_set = read_rules(rules)
     except UnknownGameType:
         return [RuleLine(name="game", label=str(UNKNOWN_GAME), value="", description="", interpretation=False)]
+    if isinstance(rule_set, RulesKart):
+        from . import rules_kart_catalog
+
+        return rules_kart_catalog.describe_rules(rule_set)
     if not isinstance(rule_set, RuleSet):
         from . import rules101_catalog
 
@@ -267,6 +273,10 @@ def option_badges(rules: RuleSet | dict[str, Any]) -> list[str]:
         rule_set = read_rules(rules)
     except UnknownGameType:
         return [str(UNKNOWN_GAME)]
+    if isinstance(rule_set, RulesKart):
+        from . import rules_kart_catalog
+
+        return rules_kart_catalog.option_badges(rule_set)
     if not isinstance(rule_set, RuleSet):
         from . import rules101_catalog
 
@@ -295,6 +305,10 @@ def plain_rules(rules: RuleSet | dict[str, Any], *, turn_seconds: int | None = N
         rule_set = read_rules(rules)
     except UnknownGameType:
         return [str(UNKNOWN_GAME)]
+    if isinstance(rule_set, RulesKart):
+        from . import rules_kart_catalog
+
+        return rules_kart_catalog.plain_rules(rule_set, turn_seconds=turn_seconds)
     if not isinstance(rule_set, RuleSet):
         from . import rules101_catalog
 

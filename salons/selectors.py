@@ -21,7 +21,7 @@ from accounts.selectors import public_user
 from games.engine.game_types import CLASSIC
 
 from .models import ChatMessage, Room, RoomAccess, RoomPresence, RoomRemoval, Salon, SalonStaff, Seat, Table
-from .rules101_catalog import GAME_LABELS, game_label, game_of
+from .rule_lines import GAME_LABELS, game_label, game_of
 from .rules_catalog import PRESET_LABELS, UNKNOWN_GAME, describe_rules
 
 # A room socket pings every 30 s; a presence row not seen for this long belongs to a dead socket.
@@ -281,7 +281,7 @@ class RoomFilter:
     scoring: str = ""
     free_only: bool = False
     public_only: bool = False
-    #: A game type ("okey", "okey101"); "" = every game.
+    #: A game type ("okey", "okey101", "kart"); "" = every game.
     game: str = ""
 
 
@@ -310,7 +310,7 @@ def salon_rooms(*, salon: Salon, room_filter: RoomFilter | None = None) -> list[
     if room_filter.game in GAME_LABELS:
         rooms = rooms.filter(game_q(room_filter.game))
     if room_filter.players:
-        # A 101 room stores no table size: it always seats four.
+        # A 101 room stores no table size: it always seats four (Kart Okey stores its own, 2 to 4).
         seats = Q(rules__players=room_filter.players)
         if room_filter.players == 4:
             seats |= ~Q(rules__has_key="players") & ~game_q(CLASSIC)

@@ -19,10 +19,11 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import User
 from games.engine.game_types import UnknownGameType
+from games.engine.kart.rules import RulesKart
 from games.engine.okey101.rules import Rules101
 from games.engine.rules import PRESETS, RuleSet
 
-from . import rules101_catalog, rules_catalog, selectors, services
+from . import rules101_catalog, rules_catalog, rules_kart_catalog, selectors, services
 from .forms import ChatForm, EnterRoomForm, RemoveUserForm, RoomFilterForm, RoomForm
 from .models import Room, Salon, Table
 from .services import ServiceError
@@ -361,8 +362,18 @@ def rules_page(request: HttpRequest) -> HttpResponse:
         }
         for name in rules101_catalog.rule101_field_names()
     ]
+    options_kart = [
+        {
+            "name": name,
+            "option": rules_kart_catalog.RULEKART_OPTIONS.get(name),
+            # The default deck is chosen by the table size: the option's own words say so.
+            "default": rules_kart_catalog.format_value(name, None if name == "decks" else getattr(RulesKart(), name)),
+        }
+        for name in rules_kart_catalog.rulekart_field_names()
+    ]
     return render(request, "salons/rules.html", {"presets": presets, "options": options,
-                                                 "okey101": rules101_catalog.section(), "options101": options101})
+                                                 "okey101": rules101_catalog.section(), "options101": options101,
+                                                 "kart": rules_kart_catalog.section(), "options_kart": options_kart})
 
 
 def room_rules(request: HttpRequest, room_id: int) -> HttpResponse:
@@ -374,6 +385,9 @@ def room_rules(request: HttpRequest, room_id: int) -> HttpResponse:
     if isinstance(rule_set, Rules101):
         return render(request, "salons/room_rules.html",
                       {"room": room, "okey101": rules101_catalog.section(rule_set)})
+    if isinstance(rule_set, RulesKart):
+        return render(request, "salons/room_rules.html",
+                      {"room": room, "kart": rules_kart_catalog.section(rule_set)})
     return render(
         request,
         "salons/room_rules.html",

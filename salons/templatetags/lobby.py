@@ -59,7 +59,7 @@ def my_play(context: dict[str, Any]) -> dict[str, Any]:
 @register.simple_tag
 def rules_preview_of(form: Any) -> list[str]:
     """The room form's rules in plain words, as the form stands (its posted data or the room's),
-    for the game the form chose (classic Okey or 101 Okey)."""
+    for the game the form chose (classic Okey, 101 Okey or Kart Okey)."""
     from games.engine.errors import EngineError
     from games.engine.rules import RuleSet, RuleSetError
     from salons.preview_views import preview_rules

@@ -52,7 +52,7 @@ def test_every_101_option_is_described_and_in_the_form():
 def test_the_game_is_chosen_first_and_classic_is_the_default():
     form = RoomForm()
     assert list(form.fields)[0] == "game"
-    assert [value for value, _label in form.fields["game"].choices] == ["okey", "okey101"]
+    assert [value for value, _label in form.fields["game"].choices] == ["okey", "okey101", "kart"]
     assert form.fields["game"].initial == "okey"
 
 
@@ -248,7 +248,7 @@ def test_a_game_not_offered_is_refused_in_words(client):
     client.force_login(make_player())
     response = client.post(f"/salons/{salon.slug}/rooms/new/", {**form101_data(), "game": "tavla"})
     assert response.status_code == 200
-    assert response.context["form"].errors["game"] == ["Oyun Okey ya da 101 Okey olmalı."]
+    assert response.context["form"].errors["game"] == ["Oyun Okey, 101 Okey ya da Kart Okey olmalı."]
     assert Room.objects.count() == 0
 
 
