@@ -243,8 +243,9 @@ def hand_replay(request: HttpRequest, hand_id: int) -> HttpResponse:
     if hand is None:
         raise Http404
     data = selectors.replay_frames(hand=hand, viewer=request.user)
-    return render(request, "games/replay.html", {"hand": hand, "replay": data,
-                                                 "strings": {**table_strings(), **replay101_strings()}})
+    game = table_game(hand.match.rules)
+    strings = {**table_strings(), **(replaykart_strings() if game == "kart" else replay101_strings())}
+    return render(request, "games/replay.html", {"hand": hand, "replay": data, "game": game, "strings": strings})
 
 
 def replay101_strings() -> dict[str, str]:
@@ -264,6 +265,51 @@ def replay101_strings() -> dict[str, str]:
         "r101_finished": _("%(name)s eli bitirdi"),
         "r101_pile_out": _("Orta taşlar bitti: herkes elindekini yazar"),
         "r101_cancelled": _("Dördü de çiftten açtı: el iptal, yeniden dağıtılır"),
+    }
+
+
+def replaykart_strings() -> dict[str, str]:
+    """The replay page's words for a Kart Okey hand (RULES.md "Kart Okey"): each step's line, the
+    cards named in words for screen readers (shown as cards: rank and suit symbol), the table's
+    captions and the hand's end."""
+    from django.utils.translation import pgettext
+
+    return {
+        # Each step's line; %(card)s and %(cards)s are drawn as cards.
+        "rk_dealt": _("Kartlar dağıtıldı: %(name)s başlıyor, yerde %(card)s açık"),
+        "rk_drew_stock": _("%(name)s desteden çekti"),
+        "rk_took": _("%(name)s yerden %(card)s aldı"),
+        "rk_melded_run": _("%(name)s seri indirdi: %(cards)s"),
+        "rk_melded_set": _("%(name)s per indirdi: %(cards)s"),
+        "rk_laid_off": _("%(name)s %(card)s işledi"),
+        "rk_discarded": _("%(name)s %(card)s attı"),
+        "rk_went_out": _("%(name)s son kartını atıp çıktı"),
+        "rk_went_rummy": _("%(name)s okey yaptı: diğer herkese +25"),
+        "rk_rebuilt": _("Deste bitti: yerdeki kartlar karıştırılıp yeni deste yapıldı"),
+        "rk_stock_out": _("Deste ikinci kez bitti: kazanan yok, herkes elindekini yazar"),
+        # The cards in words (the suit's name, then the rank; ace and the faces by name).
+        "rk_card_words": _("%(suit)s %(rank)s"),
+        "rk_suit_M": _("maça"),
+        "rk_suit_K": _("kupa"),
+        "rk_suit_R": _("karo"),
+        "rk_suit_S": _("sinek"),
+        "rk_rank_A": pgettext("kart", "as"),
+        "rk_rank_J": _("vale"),
+        "rk_rank_Q": _("kız"),
+        "rk_rank_K": _("papaz"),
+        # The table.
+        "rk_stock": pgettext("kart", "Deste"),
+        "rk_discard_pile": pgettext("kart", "Yer"),
+        "rk_discard_pile_cards": _("Yerdeki kartlar (en üstteki sonda)"),
+        "rk_cards": _("%(n)s kart"),
+        "rk_hand_value": _("Elde %(n)s puan"),
+        "rk_melds_title": _("Masadaki seriler ve perler"),
+        "rk_melds_none": _("Masada henüz seri ya da per yok."),
+        "rk_meld_run": _("seri"),
+        "rk_meld_set": pgettext("kart", "per"),
+        "rk_hand_score": _("Bu el: %(n)s"),
+        "rk_winner": _("Kazanan"),
+        "rk_rummy_badge": _("Okey yaptı"),
     }
 
 

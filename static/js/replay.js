@@ -1,7 +1,9 @@
 /* Hand replay on a table: the four racks (all open: the hand is over and its deck revealed),
    every discard pile, the centre (101: the melds on the table), step by step from the views the server rebuilt from the deck and
-   the move log. Tiles are drawn by static/js/tiles.js, the table's own drawing. */
+   the move log. Tiles are drawn by static/js/tiles.js, the table's own drawing; a Kart Okey hand
+   (cards, one discard pile, the melds on the table) by static/js/replaykart.js. */
 import { okeyTiles } from "./tiles.js";
+import { kartReplay } from "./replaykart.js";
 
 (function () {
   const data = JSON.parse(document.getElementById("replay-data").textContent);
@@ -28,6 +30,7 @@ import { okeyTiles } from "./tiles.js";
     const player = data.players.find((p) => p.seat === seat);
     return player ? player.nickname : "?";
   }
+  const kart = data.steps.length && data.steps[0].game === "kart" ? kartReplay(T, name) : null;
 
   // A 101 turn: what it took, opened, laid off and discarded, and any penalty, in one line.
   function describeTurn(event, who) {
@@ -109,12 +112,22 @@ import { okeyTiles } from "./tiles.js";
 
   function render(animate) {
     const step = data.steps[index];
-    renderMelds(step);
     const previous = index > 0 ? data.steps[index - 1] : null;
     root.dataset.step = String(index);
-    root.dataset.phase = step.phase;
     $("replay-position").textContent = `${index} / ${last}`;
     $("replay-seek").value = String(index);
+    if (kart) kart.render(step, previous, animate, seatBox);
+    else renderTiles(step, previous, animate);
+    for (const box of root.querySelectorAll(".rseat")) if (!box.dataset.seat) box.hidden = true;
+    const playButton = $("replay-play");
+    playButton.textContent = playing ? "❚❚" : "▶";
+    playButton.setAttribute("aria-label", playing ? playButton.dataset.pause : playButton.dataset.play);
+    playButton.setAttribute("aria-pressed", String(!!playing));
+  }
+
+  function renderTiles(step, previous, animate) {
+    renderMelds(step);
+    root.dataset.phase = step.phase;
     $("replay-event").textContent = describe(step.event);
     $("replay-indicator").replaceChildren(tile(step.indicator, null));
     $("replay-okey").replaceChildren(tile(step.okey, step.okey));
@@ -159,11 +172,6 @@ import { okeyTiles } from "./tiles.js";
         box.querySelectorAll(".rgroup").forEach((g, i) => { g.classList.add("reveal"); g.style.animationDelay = `${i * 90}ms`; });
       }
     }
-    for (const box of root.querySelectorAll(".rseat")) if (!box.dataset.seat) box.hidden = true;
-    const playButton = $("replay-play");
-    playButton.textContent = playing ? "❚❚" : "▶";
-    playButton.setAttribute("aria-label", playing ? playButton.dataset.pause : playButton.dataset.play);
-    playButton.setAttribute("aria-pressed", String(!!playing));
   }
 
   function badge(text) {
