@@ -36,6 +36,10 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         from games.strings101 import table101_strings
 
         strings.update(table101_strings())
+    elif game == "kart":
+        from games.stringskart import tablekart_strings
+
+        strings.update(tablekart_strings())
     return render(request, "games/table.html", {
         "table": table, "room": table.room, "strings": strings, "game": game,
         "quick_phrases": quick_phrases(), "quick_emoji": QUICK_EMOJI, "next_hand_seconds": NEXT_HAND_PAUSE_SECONDS,
