@@ -307,7 +307,7 @@ def replaykart_strings() -> dict[str, str]:
         "rk_discard_pile_cards": _("Yerdeki kartlar (en üstteki sonda)"),
         "rk_cards": _("%(n)s kart"),
         "rk_hand_value": _("Elde %(n)s puan"),
-        "rk_melds_title": _("Masadaki seriler ve perler"),
+        "rk_melds_title": _("Masadaki seri ve perler"),
         "rk_melds_none": _("Masada henüz seri ya da per yok."),
         "rk_meld_run": _("seri"),
         "rk_meld_set": pgettext("kart", "per"),
