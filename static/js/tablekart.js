@@ -139,7 +139,7 @@ import { makeStanding } from "./table/standing.js";
     if (!hand || !myTurn()) stage = staging.emptyStage();
     else stage = staging.normalize(hand, stage);
     view = hand ? project(hand) : null;
-    if (hand && hand.hand) handRow.reconcile(view.hand);
+    if (hand && hand.hand) handRow.reconcile([...view.hand, ...view.placed]);
     window.__okeyTest.stage = stage;
   }
   function project(hand) {
@@ -338,7 +338,7 @@ import { makeStanding } from "./table/standing.js";
     const has = !!(hand && hand.hand);
     $("rack").hidden = !has;
     if (!has) return;
-    handRow.render({ staged: view.fresh, drawn: myTurn() ? hand.drawn_card : null });
+    handRow.render({ staged: view.fresh, hidden: view.placed, drawn: myTurn() ? hand.drawn_card : null });
   }
 
   function show(id, visible, enabled) {

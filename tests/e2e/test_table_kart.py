@@ -19,7 +19,7 @@ from playwright.sync_api import expect
 from games.engine.kart.cards import hand_value, parse_cards
 from games.engine.kart.hand import HandKart
 from tests.e2e.kart_helpers import CARD_NOTATION, current, rig, state_of, table_kart
-from tests.e2e.table_helpers import VIEWPORTS, in_thread, open_table, visible_text
+from tests.e2e.table_helpers import VIEWPORTS, open_table, visible_text
 from tests.games.conftest import make_user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -110,4 +110,185 @@ def test_cards_are_legible_and_a_hand_of_eleven_fits_sorts_and_reorders(new_page
     page.reload()
     page.wait_for_function("() => window.__okeyTest && window.__okeyTest.frames > 0")
     assert hand_order(page)[0] == "RK"
+    assert not NOTATION.search(visible_text(page))
+
+
+# A turn with everything in it: seat 2 has a run of spades 4-6 on the table; the person takes the
+# spade 9 from the discard pile, melds clubs 7-9 with it and diamonds 2-4, lays the spade 7 off on
+# seat 2's run and discards the king of clubs by dropping it on the discard pile.
+TURN_HAND = "S7 S8 R2 R3 R4 K10 KJ M7 RQ SK"
+TURN_OTHERS = ["M2 M3 R5 R7 S10 SJ SQ KA KQ KK", "RA R6 R8 S5 S6 MK MQ MJ K2 K3", "RJ R10 K4 K9 M8 M10 SA S3 K7 MA"]
+
+
+def test_take_the_discard_meld_lay_off_and_discard_in_one_turn(new_page, asgi_live_server):
+    person = make_user("Ayşe")
+    table = table_kart(person)
+    rig(table, hands=[TURN_HAND, *TURN_OTHERS], discard="S9", stock=["K8"], melds=[(2, "run", "M4 M5 M6")],
+        melded=[False, False, True, False])
+    page = new_page(person, viewport=VIEWPORTS["desktop"])
+    open_table(page, table)
+    expect(page.locator("#melds .meld[data-meld]")).to_have_count(1)
+    expect(page.locator("#discard-pile")).to_have_class(re.compile(r"\bavailable\b"))
+    move = frame(page)["move"]
+    # Take the discard: it comes into the hand (staged), the stock can no longer be drawn.
+    page.locator("#discard-pile").click()
+    expect(page.locator('#rack .kcard.staged[data-card="S9"]')).to_have_count(1)
+    expect(page.locator("#rack .kcard")).to_have_count(11)
+    expect(page.locator("#stock")).to_be_disabled()
+    # Two melds: the picked cards go onto the table, dashed, under "Siz".
+    pick(page, "S7", "S8", "S9")
+    page.locator("#btn-meld").click()
+    pick(page, "R4", "R2", "R3")
+    page.locator("#btn-meld").click()
+    mine = page.locator('#melds .mgroup.mine .meld.staged')
+    expect(mine).to_have_count(2)
+    expect(mine.nth(1).locator(".kcard")).to_have_count(3)
+    assert mine.nth(1).locator(".kcard").evaluate_all("(cs) => cs.map((c) => c.dataset.card)") == ["R2", "R3", "R4"]
+    # A card that fits nowhere is refused on the page, before anything is sent.
+    pick(page, "KJ")
+    page.locator('#melds .meld[data-meld="1"]').click()
+    expect(page.locator("#messages")).to_have_attribute("data-kind", "error")
+    page.locator('#rack .kcard.selected[data-card="KJ"]').click()
+    # The lay-off: pick the spade 7, tap seat 2's run.
+    pick(page, "M7")
+    page.locator('#melds .meld[data-meld="1"]').click()
+    expect(page.locator('#melds .meld[data-meld="1"] .kcard')).to_have_count(4)
+    expect(page.locator('#melds .meld[data-meld="1"] .kcard.staged[data-card="M7"]')).to_have_count(1)
+    expect(page.locator("#rack .kcard")).to_have_count(4)
+    assert page.evaluate("() => window.__okeyTest.sent.length") == 0, "nothing is sent before the discard"
+    # The discard: dropped on the discard pile; the whole turn goes as one message.
+    drag(page, page.locator('#rack .kcard[data-card="SK"]'), page.locator("#discard-pile"))
+    wait_move_after(page, move)
+    sent = page.evaluate("() => window.__okeyTest.sent")
+    assert sent == [{"type": "turn", "draw": "discard", "discard": "SK", "actions": [
+        {"type": "meld", "cards": ["S7", "S8", "S9"]}, {"type": "meld", "cards": ["R2", "R3", "R4"]},
+        {"type": "lay_off", "meld": 1, "card": "M7"}]}]
+    state = state_of(table)
+    assert sorted(state.hands[0]) == sorted(parse_cards("K10 KJ RQ"))
+    expect(page.locator("#melds .meld[data-meld]:not(.staged)")).to_have_count(3)
+    expect(page.locator("#melds .meld.staged")).to_have_count(0)
+    expect(page.locator("#rack .kcard")).to_have_count(3)
+    expect(page.locator('#discard-top .kcard[data-card="SK"]')).to_be_visible()
+    feed = page.locator("#feed")
+    expect(feed).to_contain_text("Yerden aldınız")
+    expect(feed).to_contain_text("Seri açtınız")
+    expect(feed).to_contain_text("İşlediniz")
+    expect(feed).to_contain_text("Attınız")
+    # Seat 0's seat box says it put something down; its card count is 3.
+    expect(page.locator('.pbox[data-rel="0"] .count')).to_contain_text("3")
+    assert not NOTATION.search(visible_text(page))
+
+
+def test_a_refused_turn_says_why_and_gives_every_card_back(new_page, asgi_live_server):
+    person = make_user("Ayşe")
+    table = table_kart(person)
+    rig(table, hands=[TURN_HAND, *TURN_OTHERS], discard="S9", stock=["K8"], melds=[(2, "run", "M4 M5 M6")],
+        melded=[False, False, True, False])
+    page = new_page(person, viewport=VIEWPORTS["desktop"])
+    open_table(page, table)
+    page.locator("#stock").click()
+    expect(page.locator('#rack .kcard.drawn[data-card="K8"]')).to_have_count(1)
+    before = hand_order(page)
+    pick(page, "R2", "R3", "R4")
+    page.locator("#btn-meld").click()
+    pick(page, "M7")
+    page.locator('#melds .meld[data-meld="1"]').click()
+    expect(page.locator("#rack .kcard")).to_have_count(7)
+    # Meanwhile the run on the table is not what the page saw (as after a frame it missed): the
+    # server holds a set of sixes there, so the spade 7 does not fit and the turn is refused whole.
+    hand = current(table)
+    state = HandKart.from_dict(hand.state)
+    sixes = parse_cards("R6 S6 K6")
+    for card in sixes:
+        state.stock.remove(card)
+    state.stock.extend(state.melds[0].cards)
+    state.melds[0] = type(state.melds[0])(1, 2, "set", tuple(sixes))
+    hand.state = state.to_dict()
+    hand.save(update_fields=["state"])
+    move = frame(page)["move"]
+    pick(page, "SK")
+    page.locator("#btn-discard").click()
+    expect(page.locator("#messages")).to_have_text("Bu kart o pere işlenemez.")
+    expect(page.locator("#messages")).to_have_attribute("data-kind", "error")
+    # Nothing lost: every card back in the hand, in the player's order; nothing staged on the table.
+    expect(page.locator("#rack .kcard")).to_have_count(11)
+    assert hand_order(page) == before
+    expect(page.locator("#melds .meld.staged")).to_have_count(0)
+    expect(page.locator("#rack .kcard.staged")).to_have_count(0)
+    assert frame(page)["move"] == move and state_of(table).hands[0] == state.hands[0]
+    # The turn can be played again at once.
+    pick(page, "SK")
+    page.locator("#btn-discard").click()
+    wait_move_after(page, move)
+    expect(page.locator("#rack .kcard")).to_have_count(10)
+
+
+# Going rummy: the whole hand down in one turn (hearts 5-8, three nines, clubs 2-4), the drawn
+# king of diamonds discarded. Going out (not rummy) when the person had melded in an earlier turn.
+OUT_HAND = "K5 K6 K7 K8 M9 R9 S9 S2 S3 S4"
+OUT_OTHERS = ["M2 M3 M4 R5 R7 S10 SJ SQ KA KQ", "RA R6 R8 S5 S6 MK MQ MJ K2 K3", "RJ R10 K4 K9 M8 M10 SA K10 KJ MA"]
+WORDS = {
+    "tr": {"rummy": "Okey yaptınız! Herkese +25", "out": "Dışarı çıktınız!", "feed_rummy": "okey yaptı",
+           "round": "Bu elin puanları", "table": "Masanın puanları", "round_of": "El 1/3"},
+    "en": {"rummy": "You went rummy! +25 to everyone else", "out": "You went out!", "feed_rummy": "went rummy",
+           "round": "This round's scores", "table": "The table's scores", "round_of": "Round 1/3"},
+}
+
+
+def english(page, server) -> None:
+    page.context.add_cookies([{"name": "django_language", "value": "en", "url": server.url}])
+
+
+@pytest.mark.parametrize(("language", "rummy"), [("tr", True), ("en", False)])
+def test_going_out_is_announced_and_the_result_shows_the_cards_left(new_page, asgi_live_server, language, rummy):
+    """The English run needs the compiled catalogue with /tmp/kart_table_en.json merged."""
+    words = WORDS[language]
+    person = make_user("Ayşe" if language == "tr" else "Alice")
+    table = table_kart(person)
+    rig(table, hands=[OUT_HAND, *OUT_OTHERS], discard="M10", stock=["RK"],
+        melded=None if rummy else [True, False, False, False])
+    page = new_page(person, viewport=VIEWPORTS["desktop"], language="tr-TR" if language == "tr" else "en-GB")
+    if language == "en":
+        english(page, asgi_live_server)
+    open_table(page, table)
+    expect(page.locator("#round-info")).to_have_text(words["round_of"])
+    page.locator("#stock").click()
+    expect(page.locator('#rack .kcard[data-card="RK"]')).to_have_count(1)
+    for meld in ("K5 K6 K7 K8", "M9 R9 S9", "S2 S3 S4"):
+        pick(page, *meld.split())
+        page.locator("#btn-meld").click()
+    expect(page.locator("#rack .kcard")).to_have_count(1)
+    # The last card: the button says "Çık" (go out); the turn goes.
+    pick(page, "RK")
+    expect(page.locator("#btn-discard")).to_be_enabled()
+    page.locator("#btn-discard").click()
+    banner = page.locator("#announce")
+    expect(banner).to_be_visible()
+    expect(banner).to_have_text(words["rummy" if rummy else "out"])
+    expect(banner).to_have_attribute("data-kind", "rummy" if rummy else "out")
+    dialog = page.locator("#result-dialog")
+    expect(dialog).to_be_visible(timeout=10_000)
+    expect(dialog.locator("#result-title")).to_have_text(words["rummy" if rummy else "out"])
+    result = state_of(table).result
+    assert result.winner == 0 and result.rummy is rummy
+    sheet = dialog.locator(".sheetk--hand")
+    expect(sheet).to_contain_text(words["round"])
+    for seat, cards in enumerate([OUT_HAND, *OUT_OTHERS]):
+        row = sheet.locator(f'tr[data-seat="{seat}"]')
+        if seat == 0:
+            expect(row).to_have_class(re.compile(r"\bfinisher\b"))
+            expect(row.locator("td.score")).to_have_text("0")
+            continue
+        left = parse_cards(cards)
+        shown = row.locator(".left-cards .kcard").evaluate_all("(cs) => cs.map((c) => c.dataset.card)")
+        assert sorted(parse_cards(shown)) == sorted(left)
+        expect(row.locator("td.value")).to_have_text(str(hand_value(left)))
+        expect(row.locator("td.bonus")).to_have_text("+25" if rummy else "–")
+        expect(row.locator("td.score")).to_have_text(str(hand_value(left) + (25 if rummy else 0)))
+        assert result.scores[seat] == hand_value(left) + (25 if rummy else 0)
+    match = dialog.locator(".sheetk--match")
+    expect(match).to_contain_text(words["table"])
+    for seat in range(4):
+        expect(match.locator(f'tr[data-seat="{seat}"] td.total')).to_have_text(str(result.scores[seat]))
+    expect(page.locator("#feed")).to_contain_text(words["feed_rummy"] if rummy else words["out"].rstrip("!"))
     assert not NOTATION.search(visible_text(page))

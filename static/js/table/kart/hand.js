@@ -19,7 +19,9 @@ export function makeHand({ cards, tableId, onDrop, onChange, onKey, dropTargets 
   let picked = new Set();          // indices into `order`
   let handId = null;
   let drag = null;
-  let look = { staged: [], drawn: null };
+  // `order` holds every card the player owns this turn, those staged onto the table too (hidden
+  // while staged): a refused or undone turn puts them back where they were.
+  let look = { staged: [], hidden: [], drawn: null };
 
   const layoutKey = (id) => `kart-layout-${tableId}-${id}`;
   function load(id) {
@@ -75,10 +77,12 @@ export function makeHand({ cards, tableId, onDrop, onChange, onKey, dropTargets 
     if (card) card.focus({ preventScroll: true });
   }
 
-  /* The card at `from` goes to place `to` (the others close up). */
-  function moveTo(from, to) {
-    if (from === to || from < 0 || from >= order.length) return;
-    to = Math.max(0, Math.min(order.length - 1, to));
+  /* The card at `from` goes before the card at `before` (order.length: to the end). */
+  function moveBefore(from, before) {
+    if (from < 0 || from >= order.length) return;
+    before = Math.max(0, Math.min(order.length, before));
+    const to = before > from ? before - 1 : before;
+    if (to === from) return;
     const pickedCardsNow = new Set([...picked].map((i) => order[i] + "#" + i));
     const entries = order.map((card, i) => ({ card, picked: pickedCardsNow.has(card + "#" + i) }));
     const [moving] = entries.splice(from, 1);
@@ -94,27 +98,44 @@ export function makeHand({ cards, tableId, onDrop, onChange, onKey, dropTargets 
     if (event.key === "Enter" || event.key === " ") { event.preventDefault(); toggle(index); return; }
     if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
       event.preventDefault();
-      const to = index + (event.key === "ArrowLeft" ? -1 : 1);
-      if (to < 0 || to >= order.length) return;
-      moveTo(index, to);
-      focusCard(to);
+      const shown = visibleIndices();
+      const at = shown.indexOf(index);
+      const left = event.key === "ArrowLeft";
+      if ((left && at <= 0) || (!left && at >= shown.length - 1)) return;
+      const before = left ? shown[at - 1] : shown[at + 1] + 1;
+      moveBefore(index, before);
+      focusCard(before > index ? before - 1 : before);
       return;
     }
     onKey(event, order[index], index);
   }
 
+  /* The indices of `order` shown in the row (the staged-away cards are not). */
+  function visibleIndices() {
+    const hidden = [...(look.hidden || [])];
+    const shown = [];
+    order.forEach((card, index) => {
+      const at = hidden.indexOf(card);
+      if (at >= 0) hidden.splice(at, 1); else shown.push(index);
+    });
+    return shown;
+  }
+
   /* Drawn again only when something it shows changed. */
   function render(next) {
-    if (next) look = next;
+    if (next) look = { hidden: [], ...next };
     if (drag && drag.moved) return;
     const rack = $("rack");
-    const key = `${[...picked].join(",")}|${order.join(",")}|${look.staged.join(",")}|${look.drawn}`;
-    if (rack.dataset.key === key && rack.childElementCount === order.length) return;
+    const shown = visibleIndices();
+    for (const index of [...picked]) if (!shown.includes(index)) picked.delete(index);
+    const key = `${[...picked].join(",")}|${order.join(",")}|${shown.join(",")}|${look.staged.join(",")}|${look.drawn}`;
+    if (rack.dataset.key === key && rack.childElementCount === shown.length) return;
     rack.dataset.key = key;
-    rack.style.setProperty("--n", String(Math.max(order.length, 2)));
+    rack.style.setProperty("--n", String(Math.max(shown.length, 2)));
     const staged = [...look.staged];
     let drawnMarked = false;
-    rack.replaceChildren(...order.map((notation, index) => {
+    rack.replaceChildren(...shown.map((index) => {
+      const notation = order[index];
       const face = cards.card(notation);
       face.dataset.index = String(index);
       face.tabIndex = 0;
@@ -130,7 +151,8 @@ export function makeHand({ cards, tableId, onDrop, onChange, onKey, dropTargets 
     }));
   }
 
-  /* Where in the row a card dropped at x goes: before the first card whose middle is right of x. */
+  /* Where in the row a card dropped at x goes: before the first card whose middle is right of x
+     (an index among the other shown cards; faces.length: the end). */
   function placeAt(x, from) {
     const faces = [...$("rack").querySelectorAll(".kcard")].filter((face) => Number(face.dataset.index) !== from);
     let place = faces.length;
@@ -141,6 +163,10 @@ export function makeHand({ cards, tableId, onDrop, onChange, onKey, dropTargets 
       if (x < (box.left + Math.min(box.right, next)) / 2) { place = i; break; }
     }
     return place;
+  }
+  function orderIndexOfPlace(place, from) {
+    const faces = [...$("rack").querySelectorAll(".kcard")].filter((face) => Number(face.dataset.index) !== from);
+    return place < faces.length ? Number(faces[place].dataset.index) : order.length;
   }
 
   function startDrag(event, index) {
@@ -199,7 +225,7 @@ export function makeHand({ cards, tableId, onDrop, onChange, onKey, dropTargets 
       if (order[from] !== current.card) from = order.indexOf(current.card);
       if (up.type !== "pointercancel" && from >= 0) {
         if (current.over) { rack.dataset.key = ""; render(); onDrop(current.card, current.over, from); return; }
-        if (current.place !== null) { moveTo(from, current.place); return; }
+        if (current.place !== null) { moveBefore(from, orderIndexOfPlace(current.place, current.index)); return; }
       }
       rack.dataset.key = "";
       render();
