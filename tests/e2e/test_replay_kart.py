@@ -256,8 +256,8 @@ def test_a_played_kart_hand_replays_as_cards_with_every_step_in_words(new_page, 
     expect(page.locator('[data-testid="fair-deal"]')).to_contain_text("kartların sırasını")
 
 
-def test_going_rummy_is_told_with_its_plus_25(new_page, asgi_live_server):
-    person = make_user("Zeynep")
+def rummy_hand(person) -> Hand:
+    """A table of two, one round: ``person`` starts, draws RK and melds all ten cards at once."""
     table = kart_table(person, players=2, name="Okey yapılan masa")
     start(table, person)
     rig_deal(table, ["MA M2 M3 M4 K5 R5 S5 K9 K10 KJ", "SA S2 S3 R7 R9 RJ K2 K4 M9 MK"],
@@ -270,6 +270,12 @@ def test_going_rummy_is_told_with_its_plus_25(new_page, asgi_live_server):
                     {"type": "meld", "cards": ["K9", "K10", "KJ"]}], "discard": "RK"})
     hand = hand_of(table)
     assert hand.status == Hand.Status.OVER and hand.state["result"]["rummy"]
+    return hand
+
+
+def test_going_rummy_is_told_with_its_plus_25(new_page, asgi_live_server):
+    person = make_user("Zeynep")
+    hand = rummy_hand(person)
     lines = expected_lines(hand, person)
     assert lines[-1] == ("Zeynep seri indirdi: A♠ 2♠ 3♠ 4♠ · Zeynep per indirdi: 5♥ 5♦ 5♣ · "
                          "Zeynep seri indirdi: 9♥ 10♥ J♥ · Zeynep K♦ attı · Zeynep okey yaptı: diğer herkese +25")
@@ -307,3 +313,23 @@ def test_the_stock_rebuilt_and_running_out_a_second_time_are_told(new_page, asgi
     expect(page.locator(".rseat.winner")).to_have_count(0)
     expect(page.locator('[data-testid="fair-deal"] .verdict')).to_have_attribute("data-valid", "true")
     no_overflow(page)
+
+
+def test_the_replay_of_a_kart_hand_in_english(new_page, asgi_live_server):
+    """Needs the compiled catalogue (the English of /tmp/kart_practice_en.json in locale/en)."""
+    person = make_user("Zeynep")
+    hand = rummy_hand(person)
+    page = new_page(person, viewport=VIEWPORTS["desktop"], language="en-US")
+    page.goto(f"/hands/{hand.pk}/")
+    expect(page.locator("#replay-event")).to_have_text("The cards are dealt: Zeynep starts, 8♣ is face up")
+    page.locator("#replay-next").click()
+    expect(page.locator("#replay-event")).to_have_text("Zeynep drew from the stock")
+    page.locator("#replay-last").click()
+    expect(page.locator("#replay-event")).to_have_text(
+        "Zeynep melded a run: A♠ 2♠ 3♠ 4♠ · Zeynep melded a set: 5♥ 5♦ 5♣ · Zeynep melded a run: 9♥ 10♥ J♥ · "
+        "Zeynep discarded K♦ · Zeynep went rummy: +25 to everyone else")
+    expect(page.locator('#replay-melds .rmeld .card[data-card="MA"]')).to_have_attribute("aria-label", "ace of spades")
+    expect(page.locator('.rseat[data-seat="1"] [data-badge="score"]')).to_have_text("This hand: 92")
+    expect(page.locator(".rstock figcaption")).to_have_text("Stock")
+    expect(page.locator('[data-testid="fair-deal"]')).to_contain_text("the order of the cards")
+    expect(page.locator('[data-testid="fair-deal"] dt').nth(2)).to_have_text("Card order")
