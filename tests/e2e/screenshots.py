@@ -35,6 +35,7 @@ OUT = pathlib.Path(__file__).resolve().parents[2] / "screenshots"
 # Issue 19's result moments, the away player's "Buradayım" and eşli, and the 101 Okey table (the
 # composer, the staged turn, mid-hand with melds and a penalty, the score sheet): their own modules.
 from tests.e2e.screenshots_101 import test_101_table_screenshots  # noqa: E402, F401
+from tests.e2e.screenshots_kart import test_kart_table_screenshots  # noqa: E402, F401
 from tests.e2e.screenshots_moments import (  # noqa: E402, F401
     test_away_player_screenshots,
     test_partners_screenshots,
