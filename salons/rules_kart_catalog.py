@@ -155,7 +155,7 @@ def format_value(name: str, value: Any) -> str:
             if choice == value:
                 return str(label)
     if name == "prize_pool":
-        return _("%(chips)d çip") % {"chips": value} if value else str(_("Yok"))
+        return _("%(chips)d çip") % {"chips": value} if value else str(_("Havuz yok"))
     if isinstance(value, bool):
         return str(YES if value else NO)
     return str(value)

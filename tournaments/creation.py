@@ -11,9 +11,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.engine.errors import EngineError
+from games.engine.errors import EngineError, RulesError
 from games.engine.game_types import UnknownGameType, game_type_of
+from games.engine.kart.rules import GAME as GAME_KART
+from games.engine.kart.rules import RulesKart
 from games.engine.rules import CHIPS, RuleSet
+from salons import rules101_catalog, rules_kart_catalog
 from salons.models import Salon
 from tournaments import events
 from tournaments.models import Format, Schedule, Tournament, TournamentLog
@@ -60,14 +63,23 @@ def _clean_settings(*, actor: Any, salon: Salon, fields: dict[str, Any]) -> dict
         rules = game.rules(stored)
     except UnknownGameType:
         raise TournamentError("bad_rules", _("Bu oyun türü bu sitede oynanmıyor.")) from None
+    except RulesError as error:
+        # A game of its own words its refusal as its room form does (the engine's text is English).
+        catalog = rules_kart_catalog if game.name == GAME_KART else rules101_catalog
+        raise TournamentError("bad_rules", catalog.rule_error_message(error)) from None
     except (EngineError, TypeError, ValueError) as error:
         raise TournamentError("bad_rules", _("Geçersiz kural seçimi: %(error)s") % {"error": error}) from None
     if isinstance(rules, RuleSet) and rules.scoring == CHIPS:
         raise TournamentError("bad_rules", _("Turnuvalar çipli kurallarla oynanmaz; geri sayım ya da ceza puanı seçin."))
-    if rules.partners:
+    if getattr(rules, "partners", False):
         # Players enter a tournament alone; pairing partners across its rounds is not built.
         raise TournamentError("bad_rules", _("Turnuvalar eşli oynanmaz: her oyuncu kendi adına girer."))
-    # A game of its own names itself in the stored rules (101 Okey: RULES.md "Tournaments").
+    if isinstance(rules, RulesKart) and rules.prize_pool:
+        # The tournament pays its final table from its own pool (buy-ins and added chips): a table
+        # paying a pool of its own would pay chips nobody put in.
+        raise TournamentError("bad_rules", _("Turnuva masalarının kendi ödül havuzu olmaz: ödüller turnuvanın "
+                                             "havuzundan ödenir."))
+    # A game of its own names itself in the stored rules (101 Okey, Kart Okey: RULES.md "Tournaments").
     clean["rules"] = game.stored_rules(rules)
     numbers = {"turn_seconds": 20, "registration_minutes": 60, "min_players": 2, "max_players": 256,
                "buy_in": 0, "added_chips": 0, "duration_minutes": 30, "go_on": 1}

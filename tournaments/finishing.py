@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from accounts.services import change_chips
 from games.engine.game_types import game_type_of
+from games.engine.kart.rules import RulesKart
 from games.engine.rules import RuleSet
 from salons.models import Room
 from tournaments import events, logic
@@ -76,10 +77,13 @@ def finish(*, tournament_id: int, now: datetime | None = None) -> str:
                 seated = [(final.players[seat], final.scores[seat]) for seat in final.ranking]
                 # A finalist who did not play the final table was put out by it (hand_recorded).
                 out = removed | {u for u in final.players if u in entries and entries[u].state == Entry.State.OUT}
-                rules = game_type_of(tournament.rules).rules(tournament.rules)
+                game = game_type_of(tournament.rules)
+                rules = game.rules(tournament.rules)
                 if isinstance(rules, RuleSet):
                     payout = logic.knockout_prizes(tournament.pool, seated, scoring=rules.scoring,
                                                    hands_per_match=rules.hands_per_match, out=out)
+                elif isinstance(rules, RulesKart):
+                    payout = _kart_final_payout(tournament, final, game, out=out)
                 else:
                     payout = logic.knockout_prizes(tournament.pool, seated, scoring=logic.OKEY101, out=out)
                 eligible = [u for u in order if u in final.players and u not in out]
@@ -117,6 +121,25 @@ def finish(*, tournament_id: int, now: datetime | None = None) -> str:
         TournamentLog.objects.create(tournament=tournament, action="finish")
         transaction.on_commit(lambda: events.tournament_changed(tournament.pk))
     return "finished"
+
+
+def _kart_final_payout(tournament: Tournament, final: TournamentTable, game: Any, *, out: set[int]) -> dict[int, int]:
+    """A Kart Okey final table pays by its own rule 9 (source 004's table, the engine's
+    ``prize_split``): the table's totals, whether any hand of it was won and its play order come
+    from the final match's state."""
+    from games.models import Match
+
+    stored = Match.objects.filter(pk=final.match_id).values_list("state", flat=True).first()
+    if stored is None:
+        # The match is gone (deleted by staff): the table's totals alone, a won table, seat order.
+        rules = game.rules(tournament.rules)
+        return logic.kart_knockout_prizes(tournament.pool, list(zip(final.players, final.scores, strict=True)),
+                                          had_winner=True, limit=rules.prize_limit, out=out)
+    match_state = game.match_from_dict(stored)
+    return logic.kart_knockout_prizes(
+        tournament.pool, list(zip(final.players, final.scores, strict=True)),
+        had_winner=bool(game.winners(match_state)), limit=match_state.rules.prize_limit,
+        order=match_state.play_order, out=out)
 
 
 def cancel(*, actor: Any, tournament_id: Any, reason: str) -> Tournament:

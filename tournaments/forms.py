@@ -7,6 +7,9 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from games.engine.kart.rules import GAME as GAME_KART
+from games.engine.kart.rules import PLAYERS as PLAYERS_KART
+from games.engine.kart.rules import RulesKart
 from games.engine.okey101.rules import GAME as GAME101
 from games.engine.okey101.rules import HANDS as HANDS_101
 from games.engine.okey101.rules import Rules101
@@ -19,10 +22,15 @@ class TournamentForm(forms.Form):
     name = forms.CharField(label=_("Turnuva adı"), min_length=3, max_length=60, validators=[validate_public_text])
     format = forms.ChoiceField(label=_("Biçim"), choices=Format.choices, initial=Format.KNOCKOUT)
     game = forms.ChoiceField(label=_("Oyun"), initial="okey", required=False,
-                             choices=[("okey", _("Okey")), (GAME101, _("101 Okey"))])
+                             choices=[("okey", _("Okey")), (GAME101, _("101 Okey")), (GAME_KART, _("Kart Okey"))])
     hands_101 = forms.TypedChoiceField(label=_("101 maçı kaç el"), coerce=int, initial=11, required=False,
                                        empty_value=11,
                                        choices=[(hands, str(hands)) for hands in HANDS_101])
+    # Kart Okey seats 2, 3 or 4 (two decks at four, RULES.md "Kart Okey" rule 1); every table plays one hand.
+    players_kart = forms.TypedChoiceField(label=_("Kart Okey masasında oyuncu"), coerce=int, initial=4, required=False,
+                                          empty_value=4,
+                                          choices=[(players, str(players)) for players in sorted(PLAYERS_KART, reverse=True)],
+                                          help_text=_("4 kişilik masa iki desteyle oynar. Her masa tek el sürer."))
     scoring = forms.ChoiceField(label=_("Puanlama"), initial=PENALTY,
                                 choices=[(COUNTDOWN, _("Geri sayım (20'den sıfıra)")), (PENALTY, _("Ceza puanı"))])
     hands_per_match = forms.TypedChoiceField(label=_("Ceza maçı kaç el"), coerce=int, initial=1,
@@ -52,13 +60,17 @@ class TournamentForm(forms.Form):
 
     def service_fields(self) -> dict[str, Any]:
         data = dict(self.cleaned_data)
-        game, hands_101 = data.pop("game"), data.pop("hands_101")
+        game, hands_101, players_kart = data.pop("game"), data.pop("hands_101"), data.pop("players_kart")
         scoring, players, hands = data.pop("scoring"), data.pop("players"), data.pop("hands_per_match")
         data.pop("starts_at")
         data.pop("repeat_on")
         if game == GAME101:
             # 101 is always four at a table and plays a fixed number of hands (tournaments: 11 by default).
             return {**data, "rules": {"game": GAME101, **Rules101(hands=hands_101).to_dict()}}
+        if game == GAME_KART:
+            # Kart Okey: one-hand tables (knockout and arena alike), the decks by the table size, no
+            # prize pool of the table's own (the tournament pays its final table from its pool).
+            return {**data, "rules": {"game": GAME_KART, **RulesKart(players=players_kart, rounds=1).to_dict()}}
         rules = RuleSet.preset(scoring, players=players, hands_per_match=hands)
         return {**data, "rules": rules.to_dict()}
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from games.engine.kart.scoring import prize_split as kart_prize_split
 from games.engine.scoring import Scoring, largest_remainder, scoring_for
 
 BOT = None
@@ -151,11 +152,35 @@ def knockout_standings(results: Sequence[TableResult], removed: Iterable[int] = 
 # -- arena ---------------------------------------------------------------------------------------------
 
 
-def arena_hand_points(entry: dict, players: int) -> list[int]:
+#: The game name of a Kart Okey tournament's rules (its prizes and arena points are its own).
+KART = "kart"
+
+
+def hand_winner(entry: dict) -> int | None:
+    """The seat that finished (went out) in a match history entry, or None (the pile or the stock
+    ran out, or the hand was ended): tile games name a ``finisher``, Kart Okey a ``winner``."""
+    if entry.get("reason") != "finished":
+        return None
+    seat = entry.get("finisher", entry.get("winner"))
+    return seat if isinstance(seat, int) and not isinstance(seat, bool) else None
+
+
+def arena_hand_points(entry: dict, players: int, *, game: str = "") -> list[int]:
     """Tournament points of one finished hand, per seat, from the match history entry the engine
     wrote: the finisher gets the hand's value (2 normal, 8 pairs or a one-colour finish, doubled for
-    an okey finish, x4 for a double okey); each shown indicator gives its owner 1."""
+    an okey finish, x4 for a double okey); each shown indicator gives its owner 1.
+
+    Kart Okey (``game="kart"``; *interpretation*, RULES.md "Tournaments" names the tile games'
+    values only): the player who went out scores 2, doubled to 4 for going rummy (the whole hand
+    down in one turn, RULES.md "Kart Okey" rule 6), as an okey finish doubles a tile hand; a hand
+    that ended at the second stock out (rule 7) has no winner and scores nobody anything. Penalty
+    points are not turned into tournament points: the arena rewards winning hands, as at tiles."""
     points = [0] * players
+    if game == KART:
+        winner = hand_winner(entry)
+        if winner is not None and 0 <= winner < players:
+            points[winner] += ARENA_NORMAL * (2 if entry.get("rummy") else 1)
+        return points
     for seat in entry.get("shown_indicators") or ():
         if 0 <= seat < players:
             points[seat] += ARENA_INDICATOR
@@ -260,6 +285,32 @@ def knockout_prizes(pool: int, final: Sequence[tuple[int | None, int]], *, scori
     payout = {player: share for (player, _), share in zip(others, shares, strict=True) if share}
     payout[winner] = pool - sum(payout.values())
     return payout
+
+
+def kart_knockout_prizes(pool: int, final: Sequence[tuple[int | None, int]], *, had_winner: bool, limit: int,
+                         order: Sequence[int] | None = None, out: Iterable[int] = ()) -> dict[int, int]:
+    """Pay a Kart Okey final table by its own rule 9 (RULES.md "Kart Okey", source 004's table):
+    {player id: chips}, by ``games.engine.kart.scoring.prize_split``.
+
+    ``final``: (player or BOT, table total) per seat, in seat order; ``had_winner``: some hand of the
+    table was won (the engine's ``winners`` is not empty); ``limit``: the rules' ``prize_limit``
+    (80 × hands); ``order``: the seats in play order from the table's first starting seat (where
+    remainders go). Bots and removed or absent finalists take no part: the split is made among the
+    people who played, the lowest total among them being the winner (ties share the winner's
+    part), as a bot never goes on and the best-placed person goes instead. The shares add up to
+    the pool; when no person is left, nothing is paid.
+    """
+    if pool < 0:
+        raise ValueError("a prize pool cannot be negative")
+    gone = set(out)
+    seats = [seat for seat, (player, _) in enumerate(final) if player is not BOT and player not in gone]
+    if not seats or pool == 0:
+        return {}
+    points = [final[seat][1] for seat in seats]
+    winners = [index for index, total in enumerate(points) if total == min(points)] if had_winner else []
+    play = [seat for seat in (order if order is not None else range(len(final))) if seat in seats]
+    shares = kart_prize_split(pool, points, winners, limit=limit, order=[seats.index(seat) for seat in play])
+    return {final[seat][0]: share for seat, share in zip(seats, shares, strict=True) if share}
 
 
 def arena_prizes(pool: int, standings: Sequence[int]) -> dict[int, int]:

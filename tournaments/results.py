@@ -45,15 +45,15 @@ def hand_recorded(*, match, match_state, not_present: set[int] = frozenset(),
                Entry.objects.select_for_update().filter(tournament=tournament, user_id__in=people)}
     if tournament.format == Format.ARENA:
         entry = match_state.history[-1] if match_state.history else {}
+        game = game_type_of(match.rules).name
         points = [0 if seat in clock_played else value
-                  for seat, value in enumerate(logic.arena_hand_points(entry, len(seats)))]
+                  for seat, value in enumerate(logic.arena_hand_points(entry, len(seats), game=game))]
         for seat, user_id in enumerate(seats):
             player = entries.get(user_id)
             if player is None or player.state == Entry.State.REMOVED:
                 continue
             player.points += points[seat]
-            player.hands_won += 1 if (entry.get("finisher") == seat and entry.get("reason") == "finished"
-                                      and seat not in clock_played) else 0
+            player.hands_won += 1 if logic.hand_winner(entry) == seat and seat not in clock_played else 0
             if player.state == Entry.State.PLAYING:
                 player.state = Entry.State.PAUSED if player.wants_pause else Entry.State.WAITING
                 player.free_since = now

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import fields
+from html import unescape
 
 import pytest
 from django.test import Client
@@ -54,7 +55,7 @@ def form_kart_data(**overrides):
 
 
 def text_of(html: str) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+    return unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)))
 
 
 def client_in(language: str) -> Client:
@@ -138,8 +139,8 @@ def test_two_decks_at_a_table_of_three_are_refused_next_to_the_decks(language, f
     ("tr", "rulekart_prize_pool", "-1", "Ödül havuzu 0 ile 1000000 çip arasında bir tam sayı olmalı."),
     ("tr", "rulekart_prize_pool", "yüz", "Ödül havuzu 0 ile 1000000 çip arasında bir tam sayı olmalı."),
     ("tr", "rulekart_prize_pool", "1000001", "Ödül havuzu 0 ile 1000000 çip arasında bir tam sayı olmalı."),
-    ("en", "rulekart_players", "5", "Kart Okey is played by 2, 3 or 4 players."),
-    ("en", "rulekart_rounds", "4", "A Kart Okey table lasts 1, 2 or 3 hands."),
+    ("en", "rulekart_players", "5", "Rummy is played by 2, 3 or 4 players."),
+    ("en", "rulekart_rounds", "4", "A Rummy table lasts 1, 2 or 3 hands."),
     ("en", "rulekart_prize_pool", "-1", "The prize pool is a whole number of chips from 0 to 1000000."),
 ])
 def test_a_bad_kart_value_is_refused_in_words_next_to_the_field(language, field, value, expected):
@@ -304,7 +305,7 @@ def test_the_badge_in_english():
     salon = make_salon("genel")
     make_room(salon=salon, name="Kart oda", rules=kart(rounds=3))
     rows = rows_of(client_in("en").get("/salons/genel/").content.decode())
-    assert 'data-testid="game-badge">Kart Okey</span>' in rows["Kart oda"]
+    assert 'data-testid="game-badge">Rummy</span>' in rows["Kart oda"]
     assert "Hands per table: 3 hands" in rows["Kart oda"]
 
 
@@ -399,7 +400,7 @@ def test_a_kart_room_has_its_own_rule_lines_badges_and_preview():
 
 @pytest.mark.parametrize(("language", "words"), [
     ("tr", ["Kart Okey, 4 kişilik masa, iki deste (104 kart): herkese 10 kart.", "Masa 3 el sürer"]),
-    ("en", ["Kart Okey, a table of 4, two decks (104 cards): 10 cards each.", "The table lasts 3 hands"]),
+    ("en", ["Rummy, a table of 4, two decks (104 cards): 10 cards each.", "The table lasts 3 hands"]),
 ])
 def test_the_preview_endpoint_answers_for_kart(language, words):
     response = client_in(language).get("/rules/preview/", {
@@ -426,10 +427,10 @@ def test_a_broken_kart_preview_still_answers_with_what_is_valid():
             "vale (J), kız (Q) ve papaz (K) 10; as 11", "Okey yapmak", "+25", "Deste ikinci kez biterse",
             "yerden aldığınız kartı aynı turda atamazsınız", "Ödül havuzu", "Kart Okey oda seçenekleri",
             "Oyuncu sayısına göre (4 kişide iki deste)"]),
-    ("en", ["Kart Okey", "Run: at least 3 cards in a row of one suit", "Set: 3 or 4 cards of one rank",
+    ("en", ["Rummy", "Run: at least 3 cards in a row of one suit", "Set: 3 or 4 cards of one rank",
             "jack (J), queen (Q) and king (K) 10; ace 11", "Going rummy", "+25", "runs out a second time",
             "a card taken from the discard pile cannot be discarded in the same turn", "Prize pool",
-            "Kart Okey room options", "By the table size (two decks for 4)"]),
+            "Rummy room options", "By the table size (two decks for 4)"]),
 ])
 def test_the_sites_rules_page_has_a_kart_section(language, words):
     response = client_in(language).get("/rules/")
@@ -456,7 +457,7 @@ def test_the_sites_rules_page_has_a_kart_section(language, words):
 @pytest.mark.parametrize(("language", "words"), [
     ("tr", ["Kart Okey", "Oyuncu sayısı", "3 kişi", "Tek deste (52 kart)", "2 el", "60 çip",
             "Bu masanın ödül havuzu 60 çip.", "Hamle süresi: 20 saniye."]),
-    ("en", ["Kart Okey", "Players", "3 players", "One deck (52 cards)", "2 hands", "60 chips",
+    ("en", ["Rummy", "Players", "3 players", "One deck (52 cards)", "2 hands", "60 chips",
             "This table's prize pool is 60 chips.", "Turn time: 20 seconds."]),
 ])
 def test_a_kart_rooms_rules_page(language, words):
