@@ -283,7 +283,10 @@ def test_going_out_is_announced_and_the_result_shows_the_cards_left(new_page, as
         shown = row.locator(".left-cards .kcard").evaluate_all("(cs) => cs.map((c) => c.dataset.card)")
         assert sorted(parse_cards(shown)) == sorted(left)
         expect(row.locator("td.value")).to_have_text(str(hand_value(left)))
-        expect(row.locator("td.bonus")).to_have_text("+25" if rummy else "–")
+        if rummy:
+            expect(row.locator("td.bonus")).to_have_text("+25")
+        else:
+            expect(row.locator("td.bonus")).to_have_count(0)  # no +25 column when nobody went rummy
         expect(row.locator("td.score")).to_have_text(str(hand_value(left) + (25 if rummy else 0)))
         assert result.scores[seat] == hand_value(left) + (25 if rummy else 0)
     match = dialog.locator(".sheetk--match")

@@ -40,10 +40,13 @@ export function makeScoreSheet({ T, root, cards, currentFrame, mySeat, playerNam
 
   function handTable(hand, mine) {
     const result = hand.result;
+    // The +25 column only when someone went rummy (every cell would say "–" otherwise).
+    const bonus = !!result.rummy;
     const table = el("table", "sheetk sheetk--hand");
     table.append(el("caption", "", T.k_round_scores));
     const head = el("tr");
-    for (const [text, className] of [[T.k_player, ""], [T.k_cards_left, ""], [T.k_value, "num"], [T.k_rummy_bonus, "num"], [T.k_score, "num"]]) head.append(el("th", className, text));
+    const columns = [[T.k_player, ""], [T.k_cards_left, ""], [T.k_value, "num"], ...(bonus ? [[T.k_rummy_bonus, "num"]] : []), [T.k_score, "num"]];
+    for (const [text, className] of columns) head.append(el("th", className, text));
     table.append(head);
     for (const row of result.sheet || []) {
       const line = el("tr");
@@ -61,7 +64,7 @@ export function makeScoreSheet({ T, root, cards, currentFrame, mySeat, playerNam
       } else left.append(el("span", "muted", "–"));
       line.append(left);
       line.append(el("td", "num value", row.kind === "won" ? "–" : num(row.cards)));
-      line.append(el("td", "num bonus", row.rummy_bonus ? `+${row.rummy_bonus}` : "–"));
+      if (bonus) line.append(el("td", "num bonus", row.rummy_bonus ? `+${row.rummy_bonus}` : "–"));
       const score = el("td", "num score", num(row.score));
       score.classList.add(row.score > 0 ? "bad" : "even");
       line.append(score);
@@ -112,9 +115,10 @@ export function makeScoreSheet({ T, root, cards, currentFrame, mySeat, playerNam
     const won = match.over ? (match.winners || []).includes(mine) : result.winner === mine;
     dialog.classList.toggle("won", mine !== null && won);
     const nodes = [];
-    const how = el("p", "how", headline(result, mine));
-    if (result.rummy) how.append(document.createTextNode(` ${T.k_rummy_note}`));
-    nodes.push(how);
+    // Under the title: the round's end when the title is the table's, the rummy's +25 explained.
+    const how = el("p", "how", match.over ? headline(result, mine) : "");
+    if (result.rummy) how.append(document.createTextNode(`${how.textContent ? " " : ""}${T.k_rummy_note}`));
+    if (how.textContent) nodes.push(how);
     nodes.push(handTable(hand, mine));
     nodes.push(matchTable(match, mine));
     const next = el("p", "what-next");
