@@ -27,15 +27,15 @@ export function kartReplay(T, name) {
   function card(notation, options) {
     const el = document.createElement("span");
     const suit = notation[0];
-    el.className = `card ${RED.has(suit) ? "red" : "black"} suit-${suit}`;
+    el.className = `rcard ${RED.has(suit) ? "red" : "black"} suit-${suit}`;
     if (options && options.mini) el.classList.add("mini");
     if (options && options.inline) el.classList.add("inline");
     el.dataset.card = notation;
     const rank = document.createElement("span");
-    rank.className = "card__rank";
+    rank.className = "rcard__rank";
     rank.textContent = notation.slice(1);
     const symbol = document.createElement("span");
-    symbol.className = "card__suit";
+    symbol.className = "rcard__suit";
     symbol.textContent = SUIT_SYMBOLS[suit] || "?";
     el.append(rank, symbol);
     el.setAttribute("role", "img");
@@ -188,7 +188,7 @@ export function kartReplay(T, name) {
       // A card that came into the hand slides in (none with prefers-reduced-motion: replay.js).
       const before = {};
       for (const c of previous.hands[seat]) before[c] = (before[c] || 0) + 1;
-      for (const el of hand.querySelectorAll(".card")) {
+      for (const el of hand.querySelectorAll(".rcard")) {
         if (before[el.dataset.card]) before[el.dataset.card] -= 1;
         else el.classList.add("arrive");
       }

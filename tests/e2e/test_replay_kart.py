@@ -174,14 +174,14 @@ PAGE_LINES = """() => { const lines = [];
 
 def no_overflow(page) -> None:
     assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1")
-    spills = page.evaluate("""() => [...document.querySelectorAll('.rseat:not([hidden]) .card')].filter((c) => {
+    spills = page.evaluate("""() => [...document.querySelectorAll('.rseat:not([hidden]) .rcard')].filter((c) => {
       const seat = c.closest('.rseat').getBoundingClientRect(); const r = c.getBoundingClientRect();
       return r.left < seat.left - 1 || r.right > seat.right + 1; }).length""")
     assert spills == 0
 
 
 def seat_cards(page, seat: int) -> list[str]:
-    return page.evaluate(f"""() => [...document.querySelectorAll('.rseat[data-seat="{seat}"] .rhand .card')]
+    return page.evaluate(f"""() => [...document.querySelectorAll('.rseat[data-seat="{seat}"] .rhand .rcard')]
       .map((c) => c.dataset.card)""")
 
 
@@ -206,18 +206,18 @@ def test_a_played_kart_hand_replays_as_cards_with_every_step_in_words(new_page, 
     for seat in range(4):
         assert seat_cards(page, seat) == data["steps"][0]["hands"][seat]
         expect(page.locator(f'.rseat[data-seat="{seat}"] .rseat__head .count')).to_have_text("10 kart")
-    first = page.locator('.rseat[data-seat="0"] .rhand .card').first
+    first = page.locator('.rseat[data-seat="0"] .rhand .rcard').first
     notation = first.get_attribute("data-card")
     expect(first).to_have_text(shown(notation))
     expect(first).to_have_class(__import__("re").compile(r"\b(red|black)\b"))
-    colour = page.evaluate("""() => [...document.querySelectorAll('.rhand .card')].map((c) =>
+    colour = page.evaluate("""() => [...document.querySelectorAll('.rhand .rcard')].map((c) =>
       [c.dataset.card[0], c.classList.contains('red'), getComputedStyle(c).color])""")
     assert all(red == (suit in "KR") for suit, red, _ in colour)
     assert {css for suit, _, css in colour if suit in "KR"} != {css for suit, _, css in colour if suit in "MS"}
     # A card is named in words for screen readers, never in notation.
     label = first.get_attribute("aria-label")
     assert label and notation not in label.split()
-    expect(page.locator("#replay-discard-top .card")).to_have_attribute("data-card", data["steps"][0]["discard_top"])
+    expect(page.locator("#replay-discard-top .rcard")).to_have_attribute("data-card", data["steps"][0]["discard_top"])
     expect(page.locator("#replay-stock")).to_have_text(str(data["steps"][0]["stock_count"]))
     expect(page.locator("#replay-melds")).to_contain_text("Masada henüz seri ya da per yok.")
     no_overflow(page)
@@ -246,10 +246,10 @@ def test_a_played_kart_hand_replays_as_cards_with_every_step_in_words(new_page, 
     melds = page.locator("#replay-melds .rmeld")
     expect(melds).to_have_count(len(end["melds"]))
     for meld in end["melds"]:
-        cards = page.evaluate(f"""() => [...document.querySelectorAll('#replay-melds .rmeld[data-meld="{meld['id']}"] .card')]
+        cards = page.evaluate(f"""() => [...document.querySelectorAll('#replay-melds .rmeld[data-meld="{meld['id']}"] .rcard')]
           .map((c) => c.dataset.card)""")
         assert cards == meld["cards"]
-    assert page.locator("#replay-discard-pile .card").count() == len(end["discards"])
+    assert page.locator("#replay-discard-pile .rcard").count() == len(end["discards"])
     no_overflow(page)
     # The fair-deal proof holds for cards, and says "cards", not tiles.
     expect(page.locator('[data-testid="fair-deal"] .verdict')).to_have_attribute("data-valid", "true")
@@ -289,7 +289,7 @@ def test_going_rummy_is_told_with_its_plus_25(new_page, asgi_live_server):
     assert other == 11 + 2 + 3 + 7 + 9 + 10 + 2 + 4 + 9 + 10 + 25
     expect(page.locator('.rseat[data-seat="1"] [data-badge="score"]')).to_have_attribute("data-score", str(other))
     expect(page.locator("#replay-melds .rmeld")).to_have_count(3)
-    expect(page.locator('#replay-melds .rmeld[data-kind="set"] .card')).to_have_count(3)
+    expect(page.locator('#replay-melds .rmeld[data-kind="set"] .rcard')).to_have_count(3)
     expect(page.locator('[data-testid="fair-deal"] .verdict')).to_have_attribute("data-valid", "true")
     no_overflow(page)
 
@@ -328,7 +328,7 @@ def test_the_replay_of_a_kart_hand_in_english(new_page, asgi_live_server):
     expect(page.locator("#replay-event")).to_have_text(
         "Zeynep melded a run: A♠ 2♠ 3♠ 4♠ · Zeynep melded a set: 5♥ 5♦ 5♣ · Zeynep melded a run: 9♥ 10♥ J♥ · "
         "Zeynep discarded K♦ · Zeynep went rummy: +25 to everyone else")
-    expect(page.locator('#replay-melds .rmeld .card[data-card="MA"]')).to_have_attribute("aria-label", "ace of spades")
+    expect(page.locator('#replay-melds .rmeld .rcard[data-card="MA"]')).to_have_attribute("aria-label", "ace of spades")
     expect(page.locator('.rseat[data-seat="1"] [data-badge="score"]')).to_have_text("This hand: 92")
     expect(page.locator(".rstock figcaption")).to_have_text("Stock")
     expect(page.locator('[data-testid="fair-deal"]')).to_contain_text("the order of the cards")
