@@ -108,6 +108,20 @@ def partner_nickname(seat: MatchPlayer) -> str | None:
     return next((player.user.username for player in seat.match.players.all() if player.seat == partner), None)
 
 
+def how_finished(result: Any) -> tuple[int | None, str | None, bool]:
+    """(who ended the hand by finishing, how, with an okey) from any game's result: classic Okey's
+    ``finish`` (sets or pairs), 101's finisher (pairs or melds), Kart Okey's winner (out or rummy).
+    Nobody finished (a pile or stock out): (None, None, False)."""
+    finish = getattr(result, "finish", None)
+    if finish is not None:
+        return result.finisher, finish.kind, finish.okey_finish
+    if getattr(result, "finisher", None) is not None:
+        return result.finisher, "pairs" if result.pairs_finish else "melds", result.okey_finish
+    if getattr(result, "winner", None) is not None:
+        return result.winner, "rummy" if result.rummy else "out", False
+    return None, None, False
+
+
 def hand_rows(*, user, viewer, limit: int = 50) -> list[dict[str, Any]]:
     """The player's finished hands that ``viewer`` may open (``selectors.visible_hands``), newest
     first, each with its result: who finished and how, and the points it brought this player
@@ -136,11 +150,10 @@ def hand_rows(*, user, viewer, limit: int = 50) -> list[dict[str, Any]]:
         if result is None:
             row["abandoned"] = True  # a match dropped by staff or a ban: no result to show
         else:
-            if result.finisher is not None and result.finish is not None:
-                finisher = players.get(result.finisher)
+            seat, row["kind"], row["okey"] = how_finished(result)
+            if seat is not None:
+                finisher = players.get(seat)
                 row["finisher"] = finisher.user if finisher else None
-                row["kind"] = result.finish.kind
-                row["okey"] = result.finish.okey_finish
             if mine is not None:
                 row["points"] = game.hand_deltas(state)[mine]
         rows.append(row)

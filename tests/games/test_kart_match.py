@@ -364,3 +364,23 @@ def test_an_away_kart_player_comes_back_and_the_table_chats_and_reports_as_any_o
     report = file_report(reporter=users[0], reported=users[1], reason=Report.Reason.values[0], room=table.room,
                          table=table)
     assert report.room_id == table.room_id and report.reported_id == users[1].pk
+
+
+def test_the_hand_history_of_a_kart_player_and_a_101_player_opens_and_says_how_each_hand_ended(client):
+    from .test_okey101_match import make_101_table, play_out_by_the_clock
+
+    table, users = make_kart_table(people=1, rounds=2)
+    services.start_match(user=table.room.owner, table_id=table.id)
+    match, _ = play_table(table, users, people_seats={0}, rng=random.Random(4))
+    client.force_login(users[0])
+    page = client.get(f"/players/{users[0].username}/hands/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    ended_by_going_out = [entry for entry in match.state["history"] if entry["winner"] is not None]
+    assert ended_by_going_out and ("son kartını atarak" in text or "okey yaparak" in text)
+    assert all(f"/hands/{hand.id}/" in text for hand in match.hands.all())
+    table101, users101 = make_101_table(hands=3)
+    services.start_match(user=table101.room.owner, table_id=table101.id)
+    play_out_by_the_clock(table101)
+    client.force_login(users101[0])
+    assert client.get(f"/players/{users101[0].username}/hands/").status_code == 200
