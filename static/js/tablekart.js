@@ -127,8 +127,13 @@ import { makeStanding } from "./table/standing.js";
     describePlayerChanges(previous, next);
     alertTurn();
     if (drewNow && myTurn() && staging.isEmpty(stage)) showMessage(T.k_hint_select, "info");
+    if (drewNow && myTurn()) tutorial("drew");
     if (leaving && !isSeatedAtTable()) location.href = root.dataset.roomUrl;
-    if (hand && hand.result && resultShownFor !== hand.id) { resultShownFor = hand.id; announce(!!previous && !newHand); }
+    if (hand && hand.result && resultShownFor !== hand.id) {
+      resultShownFor = hand.id;
+      if (hand.result.winner === mySeat() && mySeat() !== null) tutorial(hand.result.rummy ? "went_rummy" : "went_out");
+      announce(!!previous && !newHand);
+    }
     if (hand && !hand.result && $("result-dialog").open) $("result-dialog").close();
     window.__okeyTest.renderMs.push(performance.now() - started);
     if (window.__okeyTest.renderMs.length > 50) window.__okeyTest.renderMs.shift();
@@ -458,6 +463,12 @@ import { makeStanding } from "./table/standing.js";
     showMessage(T.k_hint_draw, "info");
   }
 
+  /* The practice table's guided hand moves on when the player does what a step teaches
+     (games/templates/games/_practice_bar.html, static/js/practice.js: the okey:tutorial event). */
+  function tutorial(moment) {
+    document.dispatchEvent(new CustomEvent("okey:tutorial", { detail: { moment } }));
+  }
+
   // -- going out, going rummy: a banner on the felt, then the result panel ------------------------
   function announce(live) {
     const hand = frame.hand;
@@ -519,19 +530,23 @@ import { makeStanding } from "./table/standing.js";
     if (act(() => staging.takeDiscard(frame.hand, stage))) {
       beep("take");
       showMessage(fmt(T.k_took, { card: cards.words(stage.took) }), "info");
+      tutorial("took");
     }
   }
   function makeMeld() {
     const picked = handRow.pickedCards();
     if (!hasDrawn()) { showMessage(T.k_draw_first, "error"); return; }
     if (picked.length < 3) { showMessage(T.k_select_meld, "error"); return; }
-    if (act(() => staging.meld(frame.hand, stage, picked))) handRow.clearPicked();
+    if (act(() => staging.meld(frame.hand, stage, picked))) { handRow.clearPicked(); tutorial("melded"); }
     renderControls();
   }
   function layOff(meldId, list) {
     if (!hasDrawn()) { showMessage(T.k_draw_first, "error"); return; }
     if (!list.length) { showMessage(T.k_select_layoff, "info"); return; }
-    if (act(() => list.reduce((next, card) => staging.layOff(frame.hand, next, meldId, card), stage))) handRow.clearPicked();
+    if (act(() => list.reduce((next, card) => staging.layOff(frame.hand, next, meldId, card), stage))) {
+      handRow.clearPicked();
+      tutorial("laid_off");
+    }
   }
   function meldTapped(id) {
     if (!myTurn()) return;
@@ -547,6 +562,7 @@ import { makeStanding } from "./table/standing.js";
     if (stage.took && card === stage.took) { showMessage(fmt(T.k_discard_taken, { card: cards.words(card) }), "error"); return; }
     pending = true;
     send("turn", staging.turnFrame(stage, card));
+    tutorial("discarded");
     handRow.clearPicked();
     beep("discard");
     renderControls();

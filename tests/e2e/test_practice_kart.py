@@ -111,8 +111,6 @@ def bots_play_until_my_turn(table_id: int) -> Hand:
     raise AssertionError("seat 0 never came to play")
 
 
-@pytest.mark.xfail(strict=False, reason="static/js/tablekart.js does not report the player's moments "
-                                        "(the okey:tutorial event, static/js/practice.js) yet")
 def test_drawing_from_the_stock_through_the_page_moves_the_guide_on(new_page, asgi_live_server):
     make_salon("genel", name="Genel")
     person = make_user("Çekenci")
