@@ -36,7 +36,7 @@ def tablekart_strings() -> dict[str, str]:
         "feed_left": _("%(name)s masadan kalktı; yerine sıra saati kart çekip atıyor."),
         "feed_away": _("%(name)s uzakta; sırası gelince 1 saniye sonra sıra saati kart çekip atıyor."),
         # -- the stock, the discard pile, the round
-        "k_stock": _("Deste"),
+        "k_stock": pgettext("kart", "Deste"),
         "k_stock_label": _("Desteden kart çek (%(n)s kart kaldı)"),
         "k_discard_top": _("Yerdeki kart: %(card)s"),
         "k_discard_empty": _("Yerde kart yok"),
@@ -84,7 +84,7 @@ def tablekart_strings() -> dict[str, str]:
         "k_run_aces": _("As ya küçük (A-2-3) ya büyük (Q-K-A) olur, bir seride ikisi birden olmaz."),
         "k_run_corner": _("Seri köşeyi dönmez: K-A-2 seri değildir."),
         "k_set_rank": _("Per aynı sayıdaki kartlardan olur."),
-        "k_set_suits": _("Perdeki kartların türleri farklı olmalı."),
+        "k_set_suits": _("Bir perin kartlarının türleri farklı olmalı."),
         "k_set_big": _("Per en çok 4 karttır."),
         # -- the move feed (the placeholder `tile` is the shared feed's: a small card)
         "k_feed_took": _("%(name)s yerden aldı: %(tile)s"),
