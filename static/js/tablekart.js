@@ -215,6 +215,7 @@ import { makeStanding } from "./table/standing.js";
       feedLine([document.createTextNode(T.k_feed_reshuffle)]);
     } else if (event.type === "hand_end") {
       const text = event.winner === null || event.winner === undefined ? T.k_stock_out_end
+        : event.winner === mySeat() ? (event.rummy ? T.k_you_rummy : T.k_you_went_out)
         : fmt(event.rummy ? T.k_rummy_by : T.k_went_out_by, { name: playerName(event.winner) });
       feedLine([document.createTextNode(text)]);
       $("feed").lastElementChild.classList.add(event.rummy ? "rummy" : "out");

@@ -316,7 +316,7 @@ def test_the_stock_rebuilt_and_running_out_a_second_time_are_told(new_page, asgi
 
 
 def test_the_replay_of_a_kart_hand_in_english(new_page, asgi_live_server):
-    """Needs the compiled catalogue (the English of /tmp/kart_practice_en.json in locale/en)."""
+    """The English of the replay (locale/en): the lines, a card's name, the scores, the fair deal."""
     person = make_user("Zeynep")
     hand = rummy_hand(person)
     page = new_page(person, viewport=VIEWPORTS["desktop"], language="en-US")
@@ -326,7 +326,7 @@ def test_the_replay_of_a_kart_hand_in_english(new_page, asgi_live_server):
     expect(page.locator("#replay-event")).to_have_text("Zeynep drew from the stock")
     page.locator("#replay-last").click()
     expect(page.locator("#replay-event")).to_have_text(
-        "Zeynep melded a run: A♠ 2♠ 3♠ 4♠ · Zeynep melded a set: 5♥ 5♦ 5♣ · Zeynep melded a run: 9♥ 10♥ J♥ · "
+        "Zeynep laid down a run: A♠ 2♠ 3♠ 4♠ · Zeynep laid down a set: 5♥ 5♦ 5♣ · Zeynep laid down a run: 9♥ 10♥ J♥ · "
         "Zeynep discarded K♦ · Zeynep went rummy: +25 to everyone else")
     expect(page.locator('#replay-melds .rmeld .rcard[data-card="MA"]')).to_have_attribute("aria-label", "ace of spades")
     expect(page.locator('.rseat[data-seat="1"] [data-badge="score"]')).to_have_text("This hand: 92")
