@@ -32,6 +32,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bots101 import Z95, wilson  # noqa: E402  (the same interval as the 101 levels' figures)
+
 from games.engine.kart.bots import LEVELS, play_bot_turn  # noqa: E402
 from games.engine.kart.match import is_over, record_hand, start_match, start_next_hand, winners  # noqa: E402
 from games.engine.kart.rules import RulesKart  # noqa: E402
@@ -39,18 +41,6 @@ from games.engine.kart.rules import RulesKart  # noqa: E402
 PLAYERS = 4
 ROUNDS = 3
 OPPONENT = "normal"
-Z95 = 1.959964
-
-
-def wilson(wins: float, trials: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval: honest near 0 % and 100 %, unlike the normal approximation."""
-    if trials == 0:
-        return 0.0, 1.0
-    p = wins / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def play_match(index: int, level: str, seed: str) -> dict[str, Any]:

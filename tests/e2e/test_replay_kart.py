@@ -19,7 +19,7 @@ from games.engine.kart.bots import play_bot_turn
 from games.engine.kart.cards import full_deck, parse_card, parse_cards
 from games.engine.kart.hand import HandKart, deal_from_deck
 from games.engine.kart.rules import RulesKart
-from games.models import Hand, Match, Move
+from games.models import Hand, Move
 from salons.models import Room, Salon, Seat, Table
 from tests.e2e.table_helpers import VIEWPORTS, in_thread
 from tests.games.conftest import make_user

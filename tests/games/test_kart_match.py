@@ -13,8 +13,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from django.utils import timezone
-from django.utils import translation
+from django.utils import timezone, translation
 
 from games import selectors, services
 from games.bot_players import bot_users
@@ -28,6 +27,7 @@ from games.models import Hand, Match, MatchPlayer
 from salons.models import Room, Salon, Seat, Table
 
 from .conftest import make_user
+from .test_okey101_match import keys_of
 
 pytestmark = pytest.mark.django_db
 
@@ -275,18 +275,6 @@ def test_leaving_and_coming_back_and_the_rematch_keep_the_kart_rules():
     assert again is not None and again.pk != match.pk
     assert again.rules == {"game": "kart", "players": 4, "decks": 1, "rounds": 1, "prize_pool": 0}
     assert again.hands.get().state["game"] == "kart"
-
-
-def keys_of(value, found=None):
-    found = set() if found is None else found
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found.add(key)
-            keys_of(item, found)
-    elif isinstance(value, list):
-        for item in value:
-            keys_of(item, found)
-    return found
 
 
 def test_no_frame_of_a_kart_hand_shows_another_hand_the_stock_the_deck_or_the_seed():

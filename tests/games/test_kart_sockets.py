@@ -9,7 +9,6 @@ compared with what the table wrote and what every socket was told."""
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import uuid
 
@@ -24,7 +23,14 @@ from games.models import Match, MatchPlayer
 
 from .test_kart_match import make_kart_table
 from .test_okey101_sockets import Player, wait_for
-from .test_scale_out import FRAME_TIMEOUT, Servers, redis_url, require_redis, servers_database_url, session_cookie
+from .test_scale_out import (
+    FRAME_TIMEOUT,
+    Servers,
+    redis_url,
+    require_redis,
+    servers_database_url,
+    session_cookie,
+)
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -164,12 +170,12 @@ async def test_a_four_person_kart_table_over_two_servers_scores_and_pays_by_the_
                 await sync_to_async(services.start_next_hand)(match_id=match.id)
                 for player in players:
                     await player.send({"type": "state"})
-                await wait_for(players, lambda: all(p.state["hand"]["id"] != hand_id for p in players)
+                await wait_for(players, lambda: all(p.state["hand"]["id"] != hand_id for p in players)  # noqa: B023 - awaited in this iteration
                                or players[0].state["match"].get("over"), "the next round")
                 continue
             mover = players[hand["turn"]]
             move = frame["move"]
-            await wait_for(players, lambda: mover.state["move"] >= move, "the mover's frame")
+            await wait_for(players, lambda: mover.state["move"] >= move, "the mover's frame")  # noqa: B023 - awaited in this iteration
             view = mover.state["hand"]
             took = None
             if takes_the_discard(view):
@@ -178,7 +184,7 @@ async def test_a_four_person_kart_table_over_two_servers_scores_and_pays_by_the_
             else:
                 await mover.send({"type": "draw", "move": mover.state["move"], "source": "stock"})
                 stock_draws += 1
-                await wait_for(players, lambda: all(p.state["move"] > move for p in players), "the draw")
+                await wait_for(players, lambda: all(p.state["move"] > move for p in players), "the draw")  # noqa: B023 - awaited in this iteration
                 view = mover.state["hand"]
                 assert view["drawn"] and view["drawn_card"] == view["hand"][-1]
                 assert all(p.state["hand"]["drawn_card"] is None for p in players if p is not mover)
@@ -187,7 +193,7 @@ async def test_a_four_person_kart_table_over_two_servers_scores_and_pays_by_the_
             turn = the_turn(view, took=took)
             melds += len(turn["actions"])
             await mover.send({"type": "turn", "move": move, **turn})
-            await wait_for(players, lambda: all(p.state["move"] > move or p.state["hand"]["id"] != hand["id"]
+            await wait_for(players, lambda: all(p.state["move"] > move or p.state["hand"]["id"] != hand["id"]  # noqa: B023 - awaited in this iteration
                                                 for p in players), "the turn")
             # Everyone sees the same table: the melds and the discard pile's top.
             seen = [(p.state["hand"]["melds"], p.state["hand"]["discard_top"]) for p in players

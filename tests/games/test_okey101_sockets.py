@@ -24,7 +24,14 @@ from games.engine.tiles import parse_tile
 from games.models import Hand, Match, MatchPlayer
 
 from .test_okey101_match import make_101_table
-from .test_scale_out import FRAME_TIMEOUT, Servers, redis_url, require_redis, servers_database_url, session_cookie
+from .test_scale_out import (
+    FRAME_TIMEOUT,
+    Servers,
+    redis_url,
+    require_redis,
+    servers_database_url,
+    session_cookie,
+)
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -178,17 +185,17 @@ async def test_a_four_person_eşli_101_match_over_two_servers_scores_by_the_rule
                 await sync_to_async(services.start_next_hand)(match_id=match.id)
                 for player in players:
                     await player.send({"type": "state"})
-                await wait_for(players, lambda: all(p.state["hand"]["id"] != hand_id for p in players)
+                await wait_for(players, lambda: all(p.state["hand"]["id"] != hand_id for p in players)  # noqa: B023 - awaited in this iteration
                                or players[0].state["match"].get("over"), "the next hand")
                 continue
             mover = players[hand["turn"]]
             move = frame["move"]
-            await wait_for(players, lambda: mover.state["move"] >= move, "the mover's frame")
+            await wait_for(players, lambda: mover.state["move"] >= move, "the mover's frame")  # noqa: B023 - awaited in this iteration
             view = mover.state["hand"]
             if "draw" in view["actions"]:
                 await mover.send({"type": "draw", "move": mover.state["move"], "source": "pile"})
                 draws += 1
-                await wait_for(players, lambda: all(p.state["move"] > move for p in players), "the draw")
+                await wait_for(players, lambda: all(p.state["move"] > move for p in players), "the draw")  # noqa: B023 - awaited in this iteration
                 view = mover.state["hand"]
                 assert view["drawn"] and view["drawn_tile"] == view["rack"][-1]
                 assert all(p.state["hand"]["drawn_tile"] is None for p in players if p is not mover)
@@ -199,7 +206,7 @@ async def test_a_four_person_eşli_101_match_over_two_servers_scores_by_the_rule
             else:
                 turn = {"actions": [], "discard": choose_discard(view)}
             await mover.send({"type": "turn", "move": move, **turn})
-            await wait_for(players, lambda: all(p.state["move"] > move or p.state["hand"]["id"] != hand["id"]
+            await wait_for(players, lambda: all(p.state["move"] > move or p.state["hand"]["id"] != hand["id"]  # noqa: B023 - awaited in this iteration
                                                 for p in players), "the turn")
         final = players[0].state
         assert final["match"]["over"], "the match did not end"

@@ -10,8 +10,8 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
-from ..errors import EngineError
 from .. import fairness
+from ..errors import EngineError
 from ..fairness import VerifyReport
 from ..scoring import Scoring
 from ..tiles import Tile, format_tile, sort_key
