@@ -22,6 +22,14 @@ own event-loop lag (a slow client would inflate the latencies it reports).
 With several URLs the four players of a table are spread over them, so a move made through one
 server must reach players connected to another (fan-out through Redis).
 
+For a driver (``bench/loadrun.py``): ``--marks`` prints one line per stage to stderr,
+``LOADRUN {json}`` with the stage's ``time.monotonic()`` (system-wide on Linux, so comparable across
+processes): ``go`` when every client process has signed in and opened all its sockets (the tables
+start), ``closing`` from each client process when it stops playing. ``SIGUSR1`` to the parent ends
+the run early, as the deadline would (the clients stop sending, close their sockets and report).
+``--steady-after S`` also reports the latencies of the frames received from S seconds after ``go``
+until the run stops (``steady_latency_ms``): the steady play after a ramp, without its start.
+
 ``--setup`` runs ``manage.py bench_setup`` (Django with ``okeysite.settings_bench``; needs the
 same DATABASE_URL as the servers) to create/reset the tables and players, and at the end asks it
 for the database's count of moves and time-outs and abandons the bench matches.
@@ -37,6 +45,7 @@ import multiprocessing
 import os
 import random
 import re
+import signal
 import statistics
 import subprocess
 import sys
@@ -111,6 +120,9 @@ class Stats:
     out_of_order: int = 0
     tables_done: int = 0
     loop_lag: list[float] = field(default_factory=list)
+    steady_latencies: list[float] = field(default_factory=list)  # ms, received in the steady window
+    steady_from: float = float("inf")   # monotonic: --steady-after seconds after go
+    steady_until: float = float("inf")  # monotonic: the run stopped
 
 
 class Table:
@@ -235,6 +247,8 @@ class Player:
             if sent is not None:
                 mover = event.get("seat") == self.seat
                 (stats.own_latencies if mover else stats.latencies).append((now - sent) * 1000)
+                if not mover and stats.steady_from <= now <= stats.steady_until:
+                    stats.steady_latencies.append((now - sent) * 1000)
         self.last_move = move
         if hand["phase"] == "over":
             self.final_move[hand_id] = move
@@ -282,16 +296,24 @@ class Player:
 # -- one client process ------------------------------------------------------------------------------------
 
 
+def mark(event: str, **data: Any) -> None:
+    """One ``LOADRUN {json}`` line on stderr for a driver (``--marks``)."""
+    print("LOADRUN " + json.dumps({"event": event, "mono": time.monotonic(), "wall": time.time(), **data}),
+          file=sys.stderr, flush=True)
+
+
 def client_process(plan: dict[str, Any], urls: list[str], args: dict[str, Any], ready: Any, go: Any,
-                   results: Any) -> None:
+                   results: Any, stop: Any = None) -> None:
+    signal.signal(signal.SIGUSR1, signal.SIG_IGN)  # the parent's signal to stop; it tells us through `stop`
     try:
-        result = asyncio.run(run_clients(plan, urls, args, ready, go))
+        result = asyncio.run(run_clients(plan, urls, args, ready, go, stop))
     except BaseException as error:  # report, never hang the parent
         result = {"fatal": repr(error)}
     results.put(result)
 
 
-async def run_clients(plan: dict[str, Any], urls: list[str], args: dict[str, Any], ready: Any, go: Any) -> dict:
+async def run_clients(plan: dict[str, Any], urls: list[str], args: dict[str, Any], ready: Any, go: Any,
+                      stop: Any = None) -> dict:
     stats = Stats()
     rng = random.Random(args["seed"])
     tables = [Table(t["id"], args["hands"], stats, args["think"], args["idle"], rng, t.get("delay", 0.0))
@@ -338,11 +360,28 @@ async def run_clients(plan: dict[str, Any], urls: list[str], args: dict[str, Any
         await asyncio.sleep(0.05)
     lag_task = loop.create_task(measure_lag(stats))
     started = time.monotonic()
+    if args.get("steady_after") is not None:
+        stats.steady_from = started + args["steady_after"]
     runs = [loop.create_task(player.run()) for player in players]
     remaining = deadline - time.monotonic()
     waits = [loop.create_task(table.done.wait()) for table in tables]
-    await asyncio.wait(waits, timeout=max(1.0, remaining))
+    all_done = asyncio.gather(*waits)
+
+    async def stopped() -> None:  # the parent got SIGUSR1
+        while stop is None or not stop.is_set():
+            await asyncio.sleep(0.1)
+
+    stop_task = loop.create_task(stopped())
+    await asyncio.wait([all_done, stop_task], timeout=max(1.0, remaining), return_when=asyncio.FIRST_COMPLETED)
+    stats.steady_until = time.monotonic()
+    stopped_early = stop is not None and stop.is_set()
+    if args.get("marks"):
+        mark("closing", sockets=len(players), stopped=stopped_early,
+             tables_done=sum(table.done.is_set() for table in tables))
     elapsed = time.monotonic() - started
+    stop_task.cancel()
+    all_done.cancel()
+    await asyncio.gather(all_done, stop_task, return_exceptions=True)
     stats.tables_done = sum(table.done.is_set() for table in tables)
     for task in waits:
         task.cancel()
@@ -362,7 +401,8 @@ async def run_clients(plan: dict[str, Any], urls: list[str], args: dict[str, Any
         "moves": stats.moves, "auto_moves": stats.auto_moves, "idles": stats.idles, "hands": stats.hands,
         "errors": dict(stats.errors), "lost": stats.lost, "duplicated": stats.duplicated,
         "out_of_order": stats.out_of_order, "tables_done": stats.tables_done, "loop_lag": stats.loop_lag,
-        "lost_examples": stats.lost_examples,
+        "lost_examples": stats.lost_examples, "steady_latencies": stats.steady_latencies,
+        "steady_s": max(0.0, stats.steady_until - stats.steady_from), "stopped": stopped_early,
         "hand_ids": sorted(hand for table in tables for hand in table.hands_over),
     }
 
@@ -377,12 +417,12 @@ async def measure_lag(stats: Stats, every: float = 0.05) -> None:
 # -- the parent -------------------------------------------------------------------------------------------
 
 
-def manage(*command: str, settings: str, timeout: float = 900) -> dict[str, Any]:
+def manage(*command: str, settings: str, timeout: float = 900, root: Path = ROOT) -> dict[str, Any]:
     # The set-up commands only write fixtures to the bench database: like `make`, they run with the
     # development defaults (DEBUG=1, no SECRET_KEY needed) unless the caller's environment says otherwise.
     env = {"DEBUG": "1", **os.environ, "DJANGO_SETTINGS_MODULE": settings}
-    out = subprocess.run([sys.executable, str(ROOT / "manage.py"), *command], env=env, check=True,
-                         capture_output=True, text=True, timeout=timeout)
+    out = subprocess.run([sys.executable, str(root / "manage.py"), *command], env=env, check=True,
+                         capture_output=True, text=True, timeout=timeout, cwd=root)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -412,6 +452,12 @@ def main() -> int:
     parser.add_argument("--connect-concurrency", type=int, default=50)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    parser.add_argument("--marks", action="store_true",
+                        help="print LOADRUN {json} stage lines (go, closing) to stderr for a driver")
+    parser.add_argument("--steady-after", type=float, default=None, metavar="S",
+                        help="also report latencies received from S seconds after the tables start to the end")
+    parser.add_argument("--root", type=Path, default=ROOT,
+                        help="code tree whose manage.py runs bench_setup (default: the one holding this file)")
     args = parser.parse_args()
     urls = [url.rstrip("/") for url in args.url.split(",") if url.strip()]
     for url in urls:
@@ -420,7 +466,7 @@ def main() -> int:
 
     if args.setup:
         plan = manage("bench_setup", "--tables", str(args.tables), "--turn-seconds", str(args.turn_seconds),
-                      settings=args.settings)
+                      settings=args.settings, root=args.root)
     elif args.plan:
         plan = json.loads(Path(args.plan).read_text())
     else:
@@ -435,13 +481,16 @@ def main() -> int:
     ready = [context.Event() for _ in range(procs)]
     go = context.Event()
     results = context.Queue()
+    stop = context.Event()
+    signal.signal(signal.SIGUSR1, lambda *_: stop.set())
     options = {"hands": args.hands, "think": args.think, "idle": args.idle, "duration": args.duration,
-               "login_concurrency": args.login_concurrency, "connect_concurrency": args.connect_concurrency}
+               "login_concurrency": args.login_concurrency, "connect_concurrency": args.connect_concurrency,
+               "marks": args.marks, "steady_after": args.steady_after}
     workers = []
     for index in range(procs):
         part = {**plan, "tables": plan["tables"][index::procs]}
         worker = context.Process(target=client_process, args=(part, urls, {**options, "seed": args.seed + index},
-                                                              ready[index], go, results), daemon=True)
+                                                              ready[index], go, results, stop), daemon=True)
         worker.start()
         workers.append(worker)
     set_up_by = time.monotonic() + 900
@@ -450,6 +499,9 @@ def main() -> int:
             break
         time.sleep(0.1)
     go.set()
+    if args.marks:
+        mark("go", all_ready=all(event.is_set() for event in ready), procs=procs, tables=len(plan["tables"]),
+             sockets=4 * len(plan["tables"]), pid=os.getpid())
     outputs = []
     collect_by = time.monotonic() + args.duration + 960
     while len(outputs) < procs and time.monotonic() < collect_by:
@@ -473,15 +525,17 @@ def main() -> int:
             ids_file = Path(os.environ.get("TMPDIR", "/tmp")) / f"okey-bench-hands-{os.getpid()}.json"
             ids_file.write_text(json.dumps(hand_ids))
             extra = ["--hands-file", str(ids_file)] if hand_ids else []
-            database = manage("bench_setup", "--report", "--since", since, *extra, settings=args.settings)
+            database = manage("bench_setup", "--report", "--since", since, *extra, settings=args.settings,
+                              root=args.root)
             ids_file.unlink()
-            manage("bench_setup", "--teardown", settings=args.settings)
+            manage("bench_setup", "--teardown", settings=args.settings, root=args.root)
         except Exception as error:
             database = {"error": repr(error)}
 
     merged: dict[str, Any] = {"urls": urls, "tables": 0, "sockets": 0, "moves": 0, "auto_moves": 0, "idles": 0,
                               "hands": 0, "lost": 0, "duplicated": 0, "out_of_order": 0, "tables_done": 0}
     latencies: list[float] = []
+    steady: list[float] = []
     own: list[float] = []
     lag: list[float] = []
     errors: Counter = Counter()
@@ -492,6 +546,7 @@ def main() -> int:
                     "out_of_order", "tables_done"):
             merged[key] += out[key]
         latencies += out["latencies"]
+        steady += out["steady_latencies"]
         own += out["own_latencies"]
         lag += out["loop_lag"]
         errors.update(out["errors"])
@@ -508,7 +563,16 @@ def main() -> int:
         "own_frame_ms": {"p50": round(percentile(own, 50), 1), "p99": round(percentile(own, 99), 1)},
         "client_loop_lag_ms": {"p99": round(percentile(lag, 99), 1), "max": round(percentile(lag, 100), 1)},
         "errors": dict(errors), "fatal": fatal, "database": database, "lost_examples": lost_examples[:5],
+        "stopped_by_signal": any(out["stopped"] for out in outputs),
     })
+    if args.steady_after is not None:
+        merged.update({
+            "steady_after_s": args.steady_after,
+            "steady_s": round(min((o["steady_s"] for o in outputs), default=0.0), 1),
+            "steady_latency_ms": {name: round(percentile(steady, q), 1) for name, q in
+                                  (("p50", 50), ("p95", 95), ("p99", 99), ("max", 100))},
+            "steady_latency_samples": len(steady),
+        })
     if args.json:
         print(json.dumps(merged))
     else:
@@ -527,6 +591,10 @@ def main() -> int:
         print(f"errors         {dict(errors) or 0}{'  FATAL ' + '; '.join(fatal) if fatal else ''}")
         print(f"lost/dup/ooo   {merged['lost']} / {merged['duplicated']} / {merged['out_of_order']}"
               + (f"  e.g. {'; '.join(lost_examples[:3])}" if lost_examples else ""))
+        if args.steady_after is not None:
+            st = merged["steady_latency_ms"]
+            print(f"steady ms      from {args.steady_after} s after the start, {merged['steady_s']} s: p50 {st['p50']}  "
+                  f"p95 {st['p95']}  p99 {st['p99']}  max {st['max']}  ({merged['steady_latency_samples']} samples)")
         print(f"client lag ms  p99 {merged['client_loop_lag_ms']['p99']}  max {merged['client_loop_lag_ms']['max']}")
     bad = merged["lost"] or merged["duplicated"] or fatal
     return 1 if bad else 0
