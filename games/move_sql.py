@@ -4,8 +4,10 @@ values still go through each field's own preparation, as ``save()`` would."""
 
 from __future__ import annotations
 
+import orjson
 from django.db import connection, models
 from django.utils.translation import gettext as _
+from psycopg.types.json import Jsonb
 
 from games.errors import GameError
 from games.models import Hand, Match
@@ -24,7 +26,7 @@ def update_row(obj: models.Model, fields: tuple[str, ...]) -> None:
         quote = connection.ops.quote_name
         assignments = ", ".join(f"{quote(meta.get_field(name).column)} = %s" for name in fields)
         _statements[key] = f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} = %s"
-    values = [meta.get_field(name).get_db_prep_save(getattr(obj, name), connection) for name in fields]
+    values = [_prepared(meta.get_field(name), getattr(obj, name)) for name in fields]
     with connection.cursor() as cursor:
         cursor.execute(_statements[key], [*values, obj.pk])
 
@@ -41,22 +43,87 @@ def insert_rows(objs: list[models.Model]) -> None:
         row = "(" + ", ".join(["%s"] * len(columns)) + ")"
         _statements[key] = (f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in columns)}) "
                             f"VALUES {', '.join([row] * len(objs))}")
-    values = [field.get_db_prep_save(field.pre_save(obj, True), connection) for obj in objs for field in columns]
+    values = [_prepared(field, field.pre_save(obj, True)) for obj in objs for field in columns]
     with connection.cursor() as cursor:
         cursor.execute(_statements[key], values)
 
 
+def _dumps(value) -> str:
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def _prepared(field: models.Field, value):
+    """The value as ``save()`` would send it; JSON encoded by orjson (the hand's state is the largest
+    value a move writes, and the standard library took several times longer to encode it)."""
+    if isinstance(field, models.JSONField) and field.encoder is None and connection.vendor == "postgresql":
+        return None if value is None else Jsonb(value, dumps=_dumps)
+    return field.get_db_prep_save(value, connection)
+
+
+def _columns(model: type[models.Model], alias: str) -> str:
+    return ", ".join(f"{alias}.{connection.ops.quote_name(field.column)}" for field in model._meta.concrete_fields)
+
+
+_converters: dict[tuple, list] = {}
+
+
+def _db_converters(column) -> list:
+    """The backend's converters, then the field's (as the SQL compiler applies them)."""
+    return connection.ops.get_db_converters(column) + column.get_db_converters(connection)
+
+
+def _from_row(model: type[models.Model], values: tuple):
+    """A model instance from its concrete columns, as the ORM would build it (each field's own
+    database converters; JSON read by orjson instead of the standard library)."""
+    fields = model._meta.concrete_fields
+    key = (connection.vendor, model._meta.label)
+    if key not in _converters:
+        _converters[key] = [
+            None if isinstance(field, models.JSONField) and field.decoder is None
+            else _db_converters(field.get_col(model._meta.db_table))
+            for field in fields]
+    converted = []
+    for field, converters, value in zip(fields, _converters[key], values, strict=True):
+        if converters is None:
+            value = orjson.loads(value) if isinstance(value, str | bytes) else value
+        else:
+            for converter in converters:
+                value = converter(value, field, connection)
+        converted.append(value)
+    return model.from_db(connection.alias, [field.attname for field in fields], converted)
+
+
+def select_rows(model: type[models.Model], alias: str, extra: str, rest: str, params: list) -> list:
+    """``[(instance, extra values)]`` of ``SELECT <model's columns>, <extra> <rest>``: the ORM's raw
+    query without its per-row Python (for the move path's reads)."""
+    key = ("select", connection.vendor, model._meta.label, alias, extra, rest)
+    if key not in _statements:
+        _statements[key] = f"SELECT {_columns(model, alias)}, {extra} {rest}"
+    split = len(model._meta.concrete_fields)
+    with connection.cursor() as cursor:
+        cursor.execute(_statements[key], params)
+        return [(_from_row(model, row[:split]), row[split:]) for row in cursor.fetchall()]
+
+
 def lock_current_hand(table_id: int) -> Hand:
-    """The table's current hand, locked, with its match. Plain SQL, as in ``selectors.match_players``:
-    it runs for every move, and building it through the ORM cost more than running it."""
+    """The table's current hand, locked, with its match, in one statement. Plain SQL and instances
+    built from the row: this runs for every move, and the ORM's raw queries (two of them) cost
+    several times more Python than PostgreSQL took to answer."""
     lock = " FOR UPDATE OF h" if connection.features.has_select_for_update_of else ""
-    hand = next(iter(Hand.objects.raw(
-        f"SELECT h.* FROM {Hand._meta.db_table} h JOIN {Match._meta.db_table} m ON m.id = h.match_id "
-        f"WHERE m.table_id = %s AND m.status = %s ORDER BY h.number DESC LIMIT 1{lock}",
-        [table_id, Match.Status.RUNNING])), None)
-    if hand is None:
+    key = ("lock_current_hand", connection.vendor)
+    if key not in _statements:
+        _statements[key] = (
+            f"SELECT {_columns(Hand, 'h')}, {_columns(Match, 'm')} FROM {Hand._meta.db_table} h "
+            f"JOIN {Match._meta.db_table} m ON m.id = h.match_id "
+            f"WHERE m.table_id = %s AND m.status = %s ORDER BY h.number DESC LIMIT 1{lock}")
+    with connection.cursor() as cursor:
+        cursor.execute(_statements[key], [table_id, Match.Status.RUNNING])
+        row = cursor.fetchone()
+    if row is None:
         raise GameError("no_game", _("Bu masada süren bir oyun yok."))
-    hand.match = next(iter(Match.objects.raw(f"SELECT * FROM {Match._meta.db_table} WHERE id = %s", [hand.match_id])))
+    split = len(Hand._meta.concrete_fields)
+    hand = _from_row(Hand, row[:split])
+    hand.match = _from_row(Match, row[split:])
     if hand.status != Hand.Status.PLAYING:
         raise GameError("hand_over", _("El bitti; yeni el birazdan dağıtılacak."), move=hand.move)
     return hand

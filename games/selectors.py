@@ -52,18 +52,21 @@ def match_players(match_id: int) -> dict[int, MatchPlayer]:
 
     from salons.models import Seat
 
+    from games import move_sql
+
     user_table = get_user_model()._meta.db_table
     # ``left``: the player stood up from a running match (games.services.leave_running_match frees
     # their seat at the table; nothing else frees a seat while the table plays). The turn clock plays for them.
-    rows = MatchPlayer.objects.raw(
-        f'SELECT mp.*, u.username AS nickname, u.is_bot AS bot, '
-        f'NOT EXISTS (SELECT 1 FROM {Seat._meta.db_table} s WHERE s.table_id = m.table_id AND s.user_id = mp.user_id) '
-        f'AS left_table FROM {MatchPlayer._meta.db_table} mp '
+    rows = move_sql.select_rows(
+        MatchPlayer, "mp",
+        f'u.username, u.is_bot, '
+        f'NOT EXISTS (SELECT 1 FROM {Seat._meta.db_table} s WHERE s.table_id = m.table_id AND s.user_id = mp.user_id)',
+        f'FROM {MatchPlayer._meta.db_table} mp '
         f'JOIN {user_table} u ON u.id = mp.user_id JOIN {Match._meta.db_table} m ON m.id = mp.match_id '
         f'WHERE mp.match_id = %s ORDER BY mp.seat', [match_id])
     players = {}
-    for player in rows:
-        player.left = bool(player.left_table)
+    for player, (nickname, bot, left) in rows:
+        player.nickname, player.bot, player.left = nickname, bool(bot), bool(left)
         players[player.seat] = player
     return players
 
