@@ -150,6 +150,28 @@ def root_cpu_s(snap: dict, root: int) -> float:
     return total / snap["clk_tck"]
 
 
+def other_cpu(snap: dict, everything: dict[int, dict]) -> dict[tuple[int, int], dict]:
+    """CPU ticks of every process a cpu.py snapshot did not count, to see what else used the host."""
+    counted = {p["pid"] for p in snap["procs"]}
+    found = {}
+    for pid, stat in everything.items():
+        if pid not in counted:
+            found[pid, stat["starttime"]] = {"ticks": cpu.ticks(stat), "comm": stat["comm"], "pid": pid}
+    return found
+
+
+def others_in_window(a: dict, b: dict, clk_tck: int, top: int = 6) -> list[dict]:
+    """The uncounted processes that used the most CPU between two `other_cpu` readings (those alive at
+    the end; one that started in the window counts from 0)."""
+    rows = []
+    for key, proc in b.items():
+        seconds = (proc["ticks"] - a.get(key, {"ticks": 0})["ticks"]) / clk_tck
+        if seconds > 0.05:
+            cmd = cpu.cmdline(proc["pid"])[:120] or proc["comm"]
+            rows.append({"pid": proc["pid"], "cpu_s": round(seconds, 2), "cmd": cmd})
+    return sorted(rows, key=lambda r: -r["cpu_s"])[:top]
+
+
 # -- py-spy ---------------------------------------------------------------------------------------------
 
 
@@ -362,6 +384,7 @@ def one_run(args: argparse.Namespace, tables: int) -> dict:
         extra = [("load", load.proc.pid)]
         sockets_start = sockets_by_port()
         snap_a = cpu.snapshot(bench_dir, extra)
+        others_a = other_cpu(snap_a, cpu.all_stats())
         spy_info: dict[str, Any] | None = None
         if args.profile:
             spy_bin = find_py_spy(tree)
@@ -393,6 +416,7 @@ def one_run(args: argparse.Namespace, tables: int) -> dict:
         sockets_end = sockets_by_port()
         rss_end = {port: rss_kb(pid) for port, pid in daphnes.items()}
         snap_b = cpu.snapshot(bench_dir, extra)
+        others_b = other_cpu(snap_b, cpu.all_stats())
         log(f"window end: sockets {sockets_end}, load average {' '.join(snap_b['loadavg'])}; stopping load.py")
         load.stop()
         if cut_short:
@@ -427,6 +451,11 @@ def one_run(args: argparse.Namespace, tables: int) -> dict:
         diff = cpu.diff(snap_a, snap_b, moves, args.db)
         run.update(summarise(args, run, result, diff, snap_a, snap_b, moves, autos, daphnes, sockets_start,
                              sockets_end, min_sockets, idle_rss, rss_end))
+        # What else used the host: the kernel's own time (loopback networking is softirq) and the
+        # processes outside every kind (another session's tests or bench, this driver, ss, py-spy).
+        run["host_cpu_s"] = {name: round((snap_b["host"][name] - snap_a["host"].get(name, 0)) / snap_a["clk_tck"], 2)
+                             for name in snap_b["host"]}
+        run["other_processes"] = others_in_window(others_a, others_b, snap_a["clk_tck"])
         if spy_info is not None:
             if "summary" in spy_info:
                 span = spy_info["summary"]
@@ -569,6 +598,11 @@ def print_run(run: dict) -> None:
     print("   memory    " + "; ".join(
         f"{name} {v['rss_mb']} MB / {v['sockets']} sockets = {fmt(v['kb_per_socket'], 1)} kB a socket "
         f"(growth from idle {fmt(v['growth_kb_per_socket'], 1)} kB)" for name, v in m.items()))
+    if run.get("host_cpu_s"):
+        h = run["host_cpu_s"]
+        print("   host      " + ", ".join(f"{k} {v:.1f} s" for k, v in h.items() if k != "idle")
+              + f" (idle {h.get('idle', 0):.1f} s); busy but not in any kind: "
+              + (", ".join(f"{o['cpu_s']} s {o['cmd'][:60]}" for o in run.get("other_processes") or []) or "none"))
     if run.get("window_cut_short"):
         print(f"   WARNING   {run['window_cut_short']}")
     prof = run.get("profile")
