@@ -50,9 +50,8 @@ def match_players(match_id: int) -> dict[int, MatchPlayer]:
     """
     from django.contrib.auth import get_user_model
 
-    from salons.models import Seat
-
     from games import move_sql
+    from salons.models import Seat
 
     user_table = get_user_model()._meta.db_table
     # ``left``: the player stood up from a running match (games.services.leave_running_match frees

@@ -8,9 +8,19 @@ from typing import Any
 from django import template
 
 from salons.models import Seat
+from salons.rule_lines import game_label, game_of
 from salons.rules_catalog import PRESET_LABELS
 
 register = template.Library()
+
+
+@register.filter
+def game_of_rules(rules: Any) -> str:
+    """The name of a game of its own ("101 Okey", "Kart Okey") for a list's badge; "" for classic
+    Okey, whose lists keep their look."""
+    if not isinstance(rules, dict) or game_of(rules) == "okey":
+        return ""
+    return str(game_label(rules))
 
 
 def _practice_of(table):

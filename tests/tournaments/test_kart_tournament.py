@@ -126,6 +126,11 @@ def test_the_tournament_page_names_the_game():
     assert 'data-testid="game-badge">Kart Okey</span>' in html
     classic = new_tournament()
     assert "game-badge" not in Client().get(f"/tournaments/{classic.pk}/").content.decode()
+    # The list names it too, next to the tournament; a classic one has no badge.
+    listing = Client().get("/tournaments/").content.decode()
+    kart_item = listing.split(f'data-tournament-id="{tournament.pk}"', 1)[1].split("</li>", 1)[0]
+    classic_item = listing.split(f'data-tournament-id="{classic.pk}"', 1)[1].split("</li>", 1)[0]
+    assert 'data-testid="game-badge">Kart Okey</span>' in kart_item and "game-badge" not in classic_item
 
 
 # -- a whole knockout ---------------------------------------------------------------------------------
