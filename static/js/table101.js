@@ -26,6 +26,7 @@ import * as staging from "./table/okey101/stage.js";
 import { makeSeats } from "./table/seats.js";
 import { tableSocket } from "./table/socket.js";
 import { makeStanding } from "./table/standing.js";
+import { makeTurnClock } from "./table/turnclock.js";
 
 (function () {
   const root = document.getElementById("okey-table");
@@ -414,66 +415,14 @@ import { makeStanding } from "./table/standing.js";
     }));
   }
 
-  // -- the clock (as the classic table's: a ring around the turn seat, its seconds, the line) ----
-  let clockTimer = null;
-  let clock = null;
-  function startClock() {
-    clearInterval(clockTimer);
-    clock = null;
-    const line = $("clock");
-    const hand = frame.hand;
-    line.classList.remove("urgent", "mine");
-    if (!hand) return;
-    if (hand.result) { line.textContent = T.hand_over; paintSeatClock(true); return; }
-    const onTurn = playerOf(hand.turn);
-    clock = {
-      deadline: hand.deadline ? new Date(hand.deadline).getTime() : null,
-      total: Math.max(1, (frame.match && frame.match.turn_seconds ? frame.match.turn_seconds : 20) * 1000),
-      mine: hand.turn === hand.seat && !amLeft(),
-      played: !!(onTurn.bot || onTurn.away || onTurn.left),
-      left: null,
-    };
-    const tick = () => {
-      const left = clock.deadline === null ? null : Math.max(0, Math.ceil((clock.deadline - Date.now()) / 1000));
-      if (left === clock.left && left !== null) { if (reducedMotion.matches) paintSeatClock(false); return; }
-      clock.left = left;
-      const who = clock.mine ? T.your_turn : fmt(T.turn_of, { name: playerName(hand.turn) });
-      if (clock.played && !clock.mine) line.textContent = fmt(T.plays_now, { name: playerName(hand.turn) });
-      else if (left === null) line.textContent = who;
-      else line.textContent = `${who} · ${left ? fmt(T.seconds, { n: left }) : T.time_up}`;
-      line.classList.toggle("mine", clock.mine);
-      line.classList.toggle("urgent", clockUrgent());
-      paintSeatClock(false);
-      if (clockUrgent() && left > 0) beep("tick");
-    };
-    paintSeatClock(true);
-    tick();
-    clockTimer = setInterval(tick, 250);
-  }
-  function clockUrgent() { return !!(clock && clock.mine && clock.left !== null && clock.left <= 5); }
-  function paintSeatClock(restart) {
-    const ring = root.querySelector(".pbox.on-turn .timer");
-    const count = root.querySelector(".pbox.on-turn .turn-count");
-    if (!ring || !count) return;
-    const timed = !!(clock && !clock.played && clock.deadline !== null);
-    const share = timed ? Math.max(0, Math.min(1, (clock.deadline - Date.now()) / clock.total)) : 1;
-    ring.classList.toggle("played", !!(clock && clock.played));
-    ring.classList.toggle("urgent", clockUrgent());
-    count.hidden = !timed;
-    count.classList.toggle("urgent", clockUrgent());
-    const text = timed && clock.left !== null ? String(clock.left) : "";
-    if (count.textContent !== text) count.textContent = text;
-    if (!timed || reducedMotion.matches || !ring.animate) {
-      for (const animation of ring.getAnimations ? ring.getAnimations() : []) animation.cancel();
-      ring.style.setProperty("--left", String(Math.round(share * 100)));
-      return;
-    }
-    const running = ring.getAnimations();
-    if (running.length && !restart) return;
-    for (const animation of running) animation.cancel();
-    ring.animate([{ "--left": share * 100 }, { "--left": 0 }],
-      { duration: Math.max(0, clock.deadline - Date.now()), fill: "forwards", easing: "linear" });
-  }
+  // -- the clock (static/js/table/turnclock.js, shared with the other table that composes a turn) ---
+  const turnClock = makeTurnClock({
+    root, line: () => $("clock"), T, fmt, currentFrame: () => frame, playerOf: (seat) => playerOf(seat),
+    playerName: (seat) => playerName(seat), amLeft: () => amLeft(), beep: (kind) => beep(kind),
+    reducedMotion: () => reducedMotion,
+  });
+  const startClock = turnClock.start;
+  const paintSeatClock = turnClock.paint;
 
   function alertTurn() {
     const hand = frame.hand;

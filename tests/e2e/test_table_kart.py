@@ -129,6 +129,9 @@ def test_take_the_discard_meld_lay_off_and_discard_in_one_turn(new_page, asgi_li
     open_table(page, table)
     expect(page.locator("#melds .meld[data-meld]")).to_have_count(1)
     expect(page.locator("#discard-pile")).to_have_class(re.compile(r"\bavailable\b"))
+    # The turn clock (shared with the 101 table) says it is the player's turn, with its seconds.
+    expect(page.locator("#clock")).to_have_class(re.compile(r"\bmine\b"))
+    expect(page.locator("#clock")).to_contain_text(re.compile(r"\d"))
     move = frame(page)["move"]
     # Take the discard: it comes into the hand (staged), the stock can no longer be drawn.
     page.locator("#discard-pile").click()
