@@ -47,6 +47,8 @@ def tablekart_strings() -> dict[str, str]:
         "k_discard": pgettext("kart", "At"),
         "k_go_out": _("Çık"),
         "k_round_of": _("El %(n)s/%(total)s"),
+        # The feed's deal line (static/js/table/feed.js): a card table deals rounds.
+        "feed_deal": pgettext("kart", "El %(n)s dağıtıldı; %(name)s başlıyor."),
         "k_hand_value": _("Elde %(n)s puan"),
         "k_hand_value_title": _("Biri dışarı çıkarsa elinizdeki kartlar bu kadar ceza puanı yazar."),
         "k_melded_badge": pgettext("kart", "açtı"),

@@ -232,9 +232,11 @@ OUT_HAND = "K5 K6 K7 K8 M9 R9 S9 S2 S3 S4"
 OUT_OTHERS = ["M2 M3 M4 R5 R7 S10 SJ SQ KA KQ", "RA R6 R8 S5 S6 MK MQ MJ K2 K3", "RJ R10 K4 K9 M8 M10 SA K10 KJ MA"]
 WORDS = {
     "tr": {"rummy": "Okey yaptınız! Herkese +25", "out": "Dışarı çıktınız!",
-           "round": "Bu elin puanları", "table": "Masanın puanları", "round_of": "El 1/3"},
+           "round": "Bu elin puanları", "table": "Masanın puanları", "round_of": "El 1/3",
+           "dealt": "El 1 dağıtıldı"},
     "en": {"rummy": "You went rummy! +25 to everyone else", "out": "You went out!",
-           "round": "This round's scores", "table": "The table's scores", "round_of": "Round 1/3"},
+           "round": "This round's scores", "table": "The table's scores", "round_of": "Round 1/3",
+           "dealt": "Round 1 dealt"},
 }
 
 
@@ -298,4 +300,5 @@ def test_going_out_is_announced_and_the_result_shows_the_cards_left(new_page, as
         expect(match.locator(f'tr[data-seat="{seat}"] td.total')).to_have_text(str(result.scores[seat]))
     # The feed says it in the second person too: it was the player's own going out.
     expect(page.locator("#feed")).to_contain_text(words["rummy"] if rummy else words["out"])
+    expect(page.locator("#feed")).to_contain_text(words["dealt"])
     assert not NOTATION.search(visible_text(page))
