@@ -12,7 +12,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from salons.models import Salon
-from salons.rule_lines import game_label
 from tournaments import selectors, services
 from tournaments.forms import ReasonForm, TournamentForm
 from tournaments.models import Format, Tournament
@@ -34,8 +33,6 @@ def _detail_context(request: HttpRequest, tournament: Tournament) -> dict:
         "rounds": selectors.rounds(tournament),
         "can_manage": services.can_manage(request.user, tournament.salon_id),
         "is_arena": tournament.format == Format.ARENA,
-        # The game, for a game of its own (classic Okey's tournaments keep their look).
-        "game_label": game_label(tournament.rules) if tournament.rules.get("game", "okey") != "okey" else "",
         "pool": selectors.prize_pool(tournament),
         "now": timezone.now(),
     }

@@ -365,7 +365,10 @@ def test_the_hand_history_of_a_kart_player_and_a_101_player_opens_and_says_how_e
     assert page.status_code == 200
     text = page.content.decode()
     ended_by_going_out = [entry for entry in match.state["history"] if entry["winner"] is not None]
-    assert ended_by_going_out and ("son kartını atarak" in text or "okey yaparak" in text)
+    assert ended_by_going_out
+    # Each way a round ended is named: going out by the last card, or going rummy.
+    assert ("son kartını atarak" in text) == any(not entry["rummy"] for entry in ended_by_going_out)
+    assert ("okey yaparak (+25)" in text) == any(entry["rummy"] for entry in ended_by_going_out)
     assert all(f"/hands/{hand.id}/" in text for hand in match.hands.all())
     table101, users101 = make_101_table(hands=3)
     services.start_match(user=table101.room.owner, table_id=table101.id)

@@ -16,7 +16,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from games import services
-from games.engine.kart.cards import card_value, format_card, hand_value, parse_card, sorted_cards
+from games.engine.kart.cards import format_card, hand_value, parse_card, sorted_cards
 from games.engine.kart.hand import HandKart
 from games.engine.kart.search import TableView, best_plan
 from games.models import Match, MatchPlayer
@@ -216,7 +216,6 @@ async def test_a_four_person_kart_table_over_two_servers_scores_and_pays_by_the_
             assert player.state["match"]["prizes"] == shares
             assert [entry["totals"] for entry in player.state["match"]["history"]] == [
                 entry["totals"] for entry in checked["history"]]
-        assert card_value(parse_card("MA")) == 11  # the values the check used are rule 3's
     except BaseException:
         print(servers.output())
         raise
