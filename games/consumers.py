@@ -79,10 +79,10 @@ class TableConsumer(sockets.UserSocketEvents, AsyncJsonWebsocketConsumer):
         if refusal is not None:
             await sockets.refuse(self, *refusal)
             return
-        # Every group before the first read of the state, so nothing published meanwhile is missed;
-        # a seated player then leaves the watchers' group (send_state).
-        for group in (events.watch_group(self.table_id), events.user_group(self.table_id, self.user.id),
-                      table_group(self.table_id), user_sockets_group(self.user.id)):
+        # Every group before the first read of the state, so nothing published meanwhile is missed.
+        # The table's group carries its moves (one message for all seats, game_frames), its chat and
+        # seats; the user's group, what is said to all their sockets (a ban, a kick).
+        for group in (table_group(self.table_id), user_sockets_group(self.user.id)):
             await self.join(group)
         async with events.opening_gate():
             await self.send_state(table=table)
@@ -92,19 +92,6 @@ class TableConsumer(sockets.UserSocketEvents, AsyncJsonWebsocketConsumer):
             async with events.layer_gate():
                 await self.channel_layer.group_add(group, self.channel_name)
             self.groups_joined.append(group)
-
-    async def leave(self, group: str) -> None:
-        if group in self.groups_joined:
-            self.groups_joined.remove(group)
-            async with events.layer_gate():
-                await self.channel_layer.group_discard(group, self.channel_name)
-
-    async def sit_out(self, seated: bool) -> None:
-        """A seated player gets their own frames (their user group) and never the watchers': out of
-        that group, the server does not deliver and drop four public frames a move."""
-        self.seated = seated
-        watch = events.watch_group(self.table_id)
-        await (self.leave(watch) if seated else self.join(watch))
 
     async def disconnect(self, code: int) -> None:
         for group in getattr(self, "groups_joined", []):
@@ -201,9 +188,6 @@ class TableConsumer(sockets.UserSocketEvents, AsyncJsonWebsocketConsumer):
     async def send_state(self, *, table=None) -> None:
         # A client that was shown the table before its hand began has seen none of the hand's events.
         after = self.delivered if self.delivered is not None else ((None, 0) if self.shown_pre_game else None)
-        # In the watchers' group before reading, in case this socket no longer sits: what is published
-        # between the read and a late join would be missed.
-        await self.join(events.watch_group(self.table_id))
         self.state_read_at = time.time()
         frame, seated = await in_db_thread(self.in_language(state_frame_for))(self.user, self.table_id, after=after,
                                                                             table=table)
@@ -211,17 +195,16 @@ class TableConsumer(sockets.UserSocketEvents, AsyncJsonWebsocketConsumer):
         if frame.get("hand"):
             self.delivered = (frame["hand"]["id"], frame["move"])
         await self.send_json(frame)
-        await self.sit_out(seated)
+        self.seated = seated
 
     # -- from the channel layer ----------------------------------------------------------------------
 
-    async def game_frame(self, message: dict[str, Any]) -> None:
-        if message.get("public"):
-            if self.seated:
-                return  # sent before this socket left the watchers' group
-        elif not self.seated:
-            await self.sit_out(True)
-        frame = self.fresh(message["frame"])
+    async def game_frames(self, message: dict[str, Any]) -> None:
+        """A move of the table: this user's own frame when they play in the match, else the public
+        one. The message is shared by every socket of the table on this server (decoded once), so
+        it is read, never changed."""
+        frame = message["frames"].get(str(self.user.id))
+        frame = self.fresh(frame if frame is not None else message["public"])
         if frame is not None:
             await self.send_json(frame)
 
@@ -325,9 +308,8 @@ def state_frame_for(user, table_id: int, *, after: tuple[int | None, int] | None
     caller has just read it (a socket opening: every query saved counts when a round opens 256)."""
     rows = seat_rows(table_id)
     info = pre_game_info(table if table is not None else existing_table(table_id), user, rows=rows)
-    # Seated (the second value): this socket gets its own frames, so it ignores the watchers' ones.
-    # A player sitting at the table counts before the match starts too: the first frames of a match
-    # (private and public, sent at once) may reach the socket in either order.
+    # Seated (the second value): a player of the running match or sitting at the table (the
+    # watcher count and "online" of the table page's "watchers" message).
     sits = any(row["user_id"] == user.id for row in rows)
     match = selectors.current_match(table_id)
     if match is None:

@@ -1,7 +1,8 @@
 """Publishing to Channels groups, called only after a transaction commits.
 
-Each seated player gets a frame built for their seat (group ``table-<id>-user-<uid>``, so several
-tabs of one player all follow); spectators share one public frame (``table-<id>-watch``).
+A move goes to the table's group (every socket of the table page) as one message: each seated
+player's frame built for their seat (so several tabs of one player all follow) and one public frame
+the spectators share.
 """
 
 from __future__ import annotations
@@ -24,14 +25,6 @@ from games.models import Hand, Match, MatchPlayer
 from salons.events import table_group
 
 log = logging.getLogger(__name__)
-
-
-def user_group(table_id: int, user_id: int) -> str:
-    return f"table-{table_id}-user-{user_id}"
-
-
-def watch_group(table_id: int) -> str:
-    return f"table-{table_id}-watch"
 
 
 # The event loop serving the sockets. A publish from a thread that loop does not know (the
@@ -202,13 +195,15 @@ def publish_hand(hand_id: int, *, since: int, snapshot: Snapshot | None = None) 
 
         parsed["outcome"] = hand_outcome(match=match, hand=hand, match_state=parsed["match_state"])
     since = max(0, since - EVENT_OVERLAP)
-    messages = []
-    for seat, user_id in seats.items():
-        frame = selectors.table_frame(match=match, hand=hand, seat=seat, players=players, since=since, **parsed)
-        messages.append((user_group(table_id, user_id), {"type": "game.frame", "frame": frame}))
+    # One message to every socket of the table, each seat's frame keyed by its player's user id and
+    # the watchers' frame beside them: one publish a move (not one per seat), which each server
+    # receives and decodes once (okeysite.channel_layer) for all its sockets of the table; every
+    # socket then passes on only its own user's frame, or the public one (TableConsumer.game_frames).
+    frames = {str(user_id): selectors.table_frame(match=match, hand=hand, seat=seat, players=players,
+                                                  since=since, **parsed)
+              for seat, user_id in seats.items()}
     public = selectors.table_frame(match=match, hand=hand, seat=None, players=players, since=since, **parsed)
-    messages.append((watch_group(table_id), {"type": "game.frame", "frame": public, "public": True}))
-    _send_many(messages, key=table_id)
+    _send(table_group(table_id), {"type": "game.frames", "frames": frames, "public": public}, key=table_id)
 
 
 def publish_match_abandoned(table_id: int, reason: str) -> None:

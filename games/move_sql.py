@@ -20,21 +20,44 @@ _statements: dict[tuple, str] = {}
 
 def update_row(obj: models.Model, fields: tuple[str, ...]) -> None:
     """``obj.save(update_fields=fields)`` for a model without signals or custom save()."""
-    meta = type(obj)._meta
-    key = ("update", connection.vendor, meta.label, fields)
-    if key not in _statements:
-        quote = connection.ops.quote_name
-        assignments = ", ".join(f"{quote(meta.get_field(name).column)} = %s" for name in fields)
-        _statements[key] = f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} = %s"
-    values = [_prepared(meta.get_field(name), getattr(obj, name)) for name in fields]
+    sql, values = _update_statement(obj, fields)
     with connection.cursor() as cursor:
-        cursor.execute(_statements[key], [*values, obj.pk])
+        cursor.execute(sql, values)
 
 
 def insert_rows(objs: list[models.Model]) -> None:
     """``bulk_create(objs)`` for rows whose ids nobody reads back (the move log)."""
     if not objs:
         return
+    sql, values = _insert_statement(objs)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+
+
+def update_and_insert(obj: models.Model, fields: tuple[str, ...], objs: list[models.Model]) -> None:
+    """``update_row(obj, fields)`` and ``insert_rows(objs)``; on PostgreSQL in one statement (a
+    data-modifying WITH), one round trip fewer for every move."""
+    if not objs or connection.vendor != "postgresql":
+        update_row(obj, fields)
+        insert_rows(objs)
+        return
+    update, update_values = _update_statement(obj, fields)
+    insert, insert_values = _insert_statement(objs)
+    with connection.cursor() as cursor:
+        cursor.execute(f"WITH updated AS ({update} RETURNING 1) {insert}", [*update_values, *insert_values])
+
+
+def _update_statement(obj: models.Model, fields: tuple[str, ...]) -> tuple[str, list]:
+    meta = type(obj)._meta
+    key = ("update", connection.vendor, meta.label, fields)
+    if key not in _statements:
+        quote = connection.ops.quote_name
+        assignments = ", ".join(f"{quote(meta.get_field(name).column)} = %s" for name in fields)
+        _statements[key] = f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} = %s"
+    return _statements[key], [*(_prepared(meta.get_field(name), getattr(obj, name)) for name in fields), obj.pk]
+
+
+def _insert_statement(objs: list[models.Model]) -> tuple[str, list]:
     meta = type(objs[0])._meta
     columns = [field for field in meta.concrete_fields if not field.primary_key]
     key = ("insert", connection.vendor, meta.label, len(objs))
@@ -43,9 +66,7 @@ def insert_rows(objs: list[models.Model]) -> None:
         row = "(" + ", ".join(["%s"] * len(columns)) + ")"
         _statements[key] = (f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in columns)}) "
                             f"VALUES {', '.join([row] * len(objs))}")
-    values = [_prepared(field, field.pre_save(obj, True)) for obj in objs for field in columns]
-    with connection.cursor() as cursor:
-        cursor.execute(_statements[key], values)
+    return _statements[key], [_prepared(field, field.pre_save(obj, True)) for obj in objs for field in columns]
 
 
 def _dumps(value) -> str:
@@ -127,3 +148,51 @@ def lock_current_hand(table_id: int) -> Hand:
     if hand.status != Hand.Status.PLAYING:
         raise GameError("hand_over", _("El bitti; yeni el birazdan dağıtılacak."), move=hand.move)
     return hand
+
+
+def lock_hand_and_players(table_id: int) -> tuple[Hand, dict]:
+    """``lock_current_hand`` and ``selectors.match_players`` of its match; on PostgreSQL in one
+    statement (the players as one JSON column of the locked row), one round trip fewer a move."""
+    if connection.vendor != "postgresql":
+        from games import selectors
+
+        hand = lock_current_hand(table_id)
+        return hand, selectors.match_players(hand.match_id)
+    from django.contrib.auth import get_user_model
+
+    from games.models import MatchPlayer
+    from salons.models import Seat
+
+    fields = MatchPlayer._meta.concrete_fields
+    key = ("lock_hand_and_players",)
+    if key not in _statements:
+        quote = connection.ops.quote_name
+        player_columns = ", ".join(f"mp.{quote(field.column)}" for field in fields)
+        # Each player: its columns, then nickname, bot flag and "left" (as selectors.match_players).
+        players = (
+            f"(SELECT json_agg(json_build_array({player_columns}, u.username, u.is_bot, NOT EXISTS ("
+            f"SELECT 1 FROM {Seat._meta.db_table} s WHERE s.table_id = m.table_id AND s.user_id = mp.user_id)) "
+            f"ORDER BY mp.seat)::text FROM {MatchPlayer._meta.db_table} mp "
+            f"JOIN {get_user_model()._meta.db_table} u ON u.id = mp.user_id WHERE mp.match_id = m.id)")
+        _statements[key] = (
+            f"SELECT {_columns(Hand, 'h')}, {_columns(Match, 'm')}, {players} FROM {Hand._meta.db_table} h "
+            f"JOIN {Match._meta.db_table} m ON m.id = h.match_id "
+            f"WHERE m.table_id = %s AND m.status = %s ORDER BY h.number DESC LIMIT 1 FOR UPDATE OF h")
+    with connection.cursor() as cursor:
+        cursor.execute(_statements[key], [table_id, Match.Status.RUNNING])
+        row = cursor.fetchone()
+    if row is None:
+        raise GameError("no_game", _("Bu masada süren bir oyun yok."))
+    split = len(Hand._meta.concrete_fields)
+    hand = _from_row(Hand, row[:split])
+    hand.match = _from_row(Match, row[split:-1])
+    if hand.status != Hand.Status.PLAYING:
+        raise GameError("hand_over", _("El bitti; yeni el birazdan dağıtılacak."), move=hand.move)
+    names = [field.attname for field in fields]
+    players = {}
+    for values in orjson.loads(row[-1] or "[]"):
+        player = MatchPlayer.from_db(connection.alias, names, values[:len(fields)])
+        nickname, bot, left = values[len(fields):]
+        player.nickname, player.bot, player.left = nickname, bool(bot), bool(left)
+        players[player.seat] = player
+    return hand, players

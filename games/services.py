@@ -276,8 +276,7 @@ def play(*, user, table_id: int, action: str, move: Any, args: dict[str, Any] | 
         raise GameError("bad_move_number", _("Hamle numarası eksik ya da geçersiz."))
     args = _clean_args(action, args or {})
     with transaction.atomic():
-        hand = move_sql.lock_current_hand(table_id)
-        players = selectors.match_players(hand.match_id)
+        hand, players = move_sql.lock_hand_and_players(table_id)
         player = _player_of(players, user)
         if player.left:
             raise GameError("left_match", _("Masadan kalktınız; yerinize sıra saati yalnızca çekip atıyor. Oynamak için masaya dönün."))
@@ -428,7 +427,6 @@ def _save_move(*, hand: Hand, state, new_state, seat: int | None, user_id: int |
         for event in new_state.events
         if event.get("move", 0) > state.move
     ]
-    move_sql.insert_rows(moves)
     if auto:
         _mark_played_by_server(new_state.events, after=state.move)
     turn_changed = new_state.turn != state.turn
@@ -442,7 +440,7 @@ def _save_move(*, hand: Hand, state, new_state, seat: int | None, user_id: int |
         hand.deadline = None
     elif turn_changed:
         hand.deadline = _deadline_for(match, new_state, players=players)
-    move_sql.update_row(hand, ("state", "move", "turn_seat", "status", "finished_at", "deadline"))
+    move_sql.update_and_insert(hand, ("state", "move", "turn_seat", "status", "finished_at", "deadline"), moves)
     if new_state.is_over:
         # Scores and the match change too: the frames are read back after commit.
         _record_hand(hand=hand, state=new_state)

@@ -201,7 +201,7 @@ if REDIS_URL:
     # 100: under load, players missed the frame saying it was their turn and waited for the clock.)
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "okeysite.channel_layer.SharedDecodePubSubChannelLayer",
             "CONFIG": {
                 # redis-py 8 reads with a 5 s socket timeout by default: give slow moments room.
                 "hosts": [{"address": REDIS_URL, "socket_timeout": 30, "socket_connect_timeout": 5}],

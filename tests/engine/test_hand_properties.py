@@ -83,7 +83,11 @@ def check_invariants(state: HandState) -> None:
     assert roundtrip(state) == state
     assert state.move == len(state.events) - 1
     assert [event["move"] for event in state.events] == list(range(state.move + 1))
-    extra = 1 if state.phase == PHASE_DISCARD else 0
+    # One rack holds 15: the seat to discard, or the seat that took the last discard once the pile
+    # was gone and for which the clock then declined to finish (the hand ends on that pile out).
+    declined = (state.is_over and len(state.events) >= 2 and state.events[-1]["type"] == "pile_out"
+                and state.events[-2]["type"] == "draw" and state.events[-2].get("source") == "discard")
+    extra = 1 if state.phase == PHASE_DISCARD or declined else 0
     assert sum(len(rack) for rack in state.racks) == 14 * state.players + extra
     for seat in [*range(state.players), None]:
         assert_view_is_private(state, seat)
@@ -140,7 +144,8 @@ def sensible(state: HandState, rng: random.Random) -> HandState:
             return draw(state, seat, "discard")
         return draw(state, seat, "pile")
     if state.must_finish:
-        return auto_move(state, seat)[0]  # the turn clock's finish for a seat that took the last discard
+        # The seat took the last discard: the turn clock declines to finish for it (pile out).
+        return auto_move(state, seat)[0]
     if rng.random() < 0.6:
         found = best_finish(list(state.racks[seat]), state.okey, state.rules,
                             pairs_only=seat in state.declared_pairs)

@@ -14,7 +14,7 @@ from django.test import Client
 from games import services
 from games.engine import hand as engine_hand
 from games.engine.tiles import format_tile
-from games.models import Hand
+from games.models import Hand, MatchPlayer
 from okeysite.asgi import application
 
 from .conftest import make_table, make_user
@@ -114,17 +114,29 @@ async def test_players_get_only_their_own_rack_and_watchers_none():
         await socket.disconnect()
 
 
-async def test_seated_players_are_not_sent_the_watchers_frames_but_a_player_who_stands_up_is(monkeypatch):
+async def test_a_move_is_one_message_to_the_table_and_each_socket_passes_on_only_its_own_frame(monkeypatch):
+    from channels.layers import get_channel_layer
+
     from games.consumers import TableConsumer
 
-    delivered: list[tuple[int, bool]] = []  # (user id, public) of every frame a socket was handed
-    original = TableConsumer.game_frame
+    sent: list[tuple[str, str]] = []  # (group, type) of every message published to the layer
+    layer = get_channel_layer()
+    original_send = layer.group_send
 
-    async def recording(self, message):
-        delivered.append((self.user.id, bool(message.get("public"))))
-        await original(self, message)
+    async def recording_send(group, message):
+        sent.append((group, message["type"]))
+        await original_send(group, message)
 
-    monkeypatch.setattr(TableConsumer, "game_frame", recording)
+    monkeypatch.setattr(layer, "group_send", recording_send)
+    passed_on: list[tuple[int, int | None]] = []  # (user id, seat of the frame) each socket sent
+    original_send_json = TableConsumer.send_json
+
+    async def recording_send_json(self, content, close=False):
+        if content.get("type") == "state" and content.get("hand") and content.get("move"):
+            passed_on.append((self.user.id, content["hand"]["seat"]))
+        await original_send_json(self, content, close)
+
+    monkeypatch.setattr(TableConsumer, "send_json", recording_send_json)
     table, users = await sync_to_async(make_table)()
     watcher = await sync_to_async(make_user)()
     sockets = [await connected(user, table.id) for user in users]
@@ -133,7 +145,6 @@ async def test_seated_players_are_not_sent_the_watchers_frames_but_a_player_who_
     await sockets[0].send_json_to({"type": "leave"})
     await drain(sockets[0])
     await sockets[0].send_json_to({"type": "sit", "position": 0})
-    # Ready marks go to the whole table: every screen shows them.
     for socket in sockets:
         await socket.send_json_to({"type": "ready"})
     for socket in [*sockets, watch]:
@@ -141,14 +152,20 @@ async def test_seated_players_are_not_sent_the_watchers_frames_but_a_player_who_
         assert any(hand_state(f) for f in frames)
     hand = await sync_to_async(lambda: Hand.objects.get(match__table=table))()
     state = engine_hand.HandState.from_dict(hand.state)
-    delivered.clear()
+    seat_of = dict(await sync_to_async(lambda: list(MatchPlayer.objects.filter(match_id=hand.match_id)
+                                                    .values_list("user_id", "seat")))())
+    sent.clear()
+    passed_on.clear()
     await sockets[state.turn].send_json_to(
         {"type": "discard", "move": 0, "tile": format_tile(state.racks[state.turn][0])})
     for socket in [*sockets, watch]:
         frame = await socket.receive_json_from(timeout=20)
         assert frame["move"] == 1
-    # One move: each player's socket was handed its own frame only, the watcher the public one.
-    assert sorted(delivered) == sorted([(user.id, False) for user in users] + [(watcher.id, True)])
+    # One move, one message: to the table's group, not one per seat.
+    assert sent == [(f"table-{table.id}", "game.frames")]
+    # Each player's socket passed on the frame of its own seat, the watcher's the public one.
+    assert sorted(passed_on, key=str) == sorted([(user.id, seat_of[user.id]) for user in users] + [(watcher.id, None)],
+                                                key=str)
     for socket in [*sockets, watch]:
         await socket.disconnect()
 

@@ -230,7 +230,7 @@ async def test_a_frame_overtaken_by_a_later_one_is_not_shown_and_no_event_is_los
     with every event the client has not seen, the earlier one is dropped."""
     from channels.layers import get_channel_layer
 
-    from games.events import user_group
+    from salons.events import table_group
 
     from .test_consumer import connected
 
@@ -244,11 +244,15 @@ async def test_a_frame_overtaken_by_a_later_one_is_not_shown_and_no_event_is_los
             return {"type": "state", "hand": {"id": hand.id}, "move": move, "events": events}
 
         layer = get_channel_layer()
-        group = user_group(table.id, users[0].id)
+        group = table_group(table.id)
+
+        def frames(move: int, events: list[dict]) -> dict:
+            return {"type": "game.frames", "frames": {str(users[0].id): frame(move, events)}, "public": {}}
+
         # Move 2's frame repeats move 1's event (events.EVENT_OVERLAP) and arrives first.
-        await layer.group_send(group, {"type": "game.frame", "frame": frame(2, [first, second])})
-        await layer.group_send(group, {"type": "game.frame", "frame": frame(1, [first])})
-        await layer.group_send(group, {"type": "game.frame", "frame": frame(3, [first, second, {"move": 3}])})
+        await layer.group_send(group, frames(2, [first, second]))
+        await layer.group_send(group, frames(1, [first]))
+        await layer.group_send(group, frames(3, [first, second, {"move": 3}]))
         got = [await socket.receive_json_from(timeout=5) for _ in range(2)]
         assert [(f["move"], [e["move"] for e in f["events"]]) for f in got] == [(2, [1, 2]), (3, [3])]
         assert await socket.receive_nothing(timeout=0.3)

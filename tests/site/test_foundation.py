@@ -31,6 +31,6 @@ def test_services_follow_the_environment():
     else:
         assert engine == "django.db.backends.sqlite3"
     if os.environ.get("REDIS_URL"):
-        assert layer == "channels_redis.pubsub.RedisPubSubChannelLayer"
+        assert layer == "okeysite.channel_layer.SharedDecodePubSubChannelLayer"
     else:
         assert layer == "channels.layers.InMemoryChannelLayer"
