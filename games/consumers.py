@@ -200,35 +200,33 @@ class TableConsumer(sockets.UserSocketEvents, AsyncJsonWebsocketConsumer):
     # -- from the channel layer ----------------------------------------------------------------------
 
     async def game_frames(self, message: dict[str, Any]) -> None:
-        """A move of the table: this user's own frame when they play in the match, else the public
-        one. The message is shared by every socket of the table on this server (decoded once), so
-        it is read, never changed."""
-        frame = message["frames"].get(str(self.user.id))
-        frame = self.fresh(frame if frame is not None else message["public"])
-        if frame is not None:
-            await self.send_json(frame)
+        """A move of the table (``events.publish_hand``): this user's own frame when they play in
+        the match, else the public one, with the events its client has not seen. The message is
+        shared by every socket of the table on this server (decoded once), so it is never changed."""
+        unseen = self.unseen(message["hand"], message["move"], message["events"])
+        if unseen is None:
+            return
+        body = message["frames"].get(str(self.user.id))
+        await self.send(text_data=events.frame_text(body if body is not None else message["public"], unseen))
 
-    def fresh(self, frame: dict[str, Any]) -> dict[str, Any] | None:
-        """The frame to pass on, or None when the client already has this move or a later one.
+    def unseen(self, hand_id: int, move: int, hand_events: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
+        """The events of a frame of (``hand_id``, ``move``) to pass on, or None when the client
+        already has this move or a later one.
 
         Two servers may publish consecutive moves of one table, and the later frame can arrive
         first. It carries the events of a few moves before its own (``events.EVENT_OVERLAP``), so the
         client gets each event it has not seen, once and in order, and never goes back to an older
         state when the overtaken frame turns up.
         """
-        hand = frame.get("hand")
-        if not hand:
-            return frame
-        current = (hand["id"], frame.get("move", 0))
+        current = (hand_id, move)
         last = self.delivered
         if last is not None:
             if current <= last:
                 return None
             if current[0] == last[0]:
-                frame = {**frame, "events": [event for event in frame.get("events") or []
-                                             if event.get("move", 0) > last[1]]}
+                hand_events = [event for event in hand_events if event.get("move", 0) > last[1]]
         self.delivered = current
-        return frame
+        return hand_events
 
     async def game_refresh(self, message: dict[str, Any]) -> None:
         # Already read after this refresh was published (a margin for clocks of other servers).

@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
@@ -35,7 +36,7 @@ _server_thread: int | None = None
 # Frames repeat the events of this many moves before the ones they report. Two servers may publish
 # consecutive moves of one table and the later frame can overtake the earlier; the socket then passes
 # the later frame on with the events its client has not seen and drops the earlier one
-# (TableConsumer.fresh), so every client still sees every move once and in order.
+# (TableConsumer.unseen), so every client still sees every move once and in order.
 EVENT_OVERLAP = 4
 
 # Channel-layer calls in flight per server process (publishing, sockets joining and leaving groups):
@@ -195,15 +196,31 @@ def publish_hand(hand_id: int, *, since: int, snapshot: Snapshot | None = None) 
 
         parsed["outcome"] = hand_outcome(match=match, hand=hand, match_state=parsed["match_state"])
     since = max(0, since - EVENT_OVERLAP)
-    # One message to every socket of the table, each seat's frame keyed by its player's user id and
-    # the watchers' frame beside them: one publish a move (not one per seat), which each server
-    # receives and decodes once (okeysite.channel_layer) for all its sockets of the table; every
-    # socket then passes on only its own user's frame, or the public one (TableConsumer.game_frames).
+    # One message to every socket of the table: each seat's frame keyed by its player's user id and
+    # the watchers' frame beside them, each already JSON without its events (the same for every
+    # seat, carried once). One publish a move, not one per seat; each server decodes it once for all
+    # its sockets of the table (okeysite.channel_layer), a few byte strings rather than five nested
+    # frames; every socket then passes on its own user's frame, or the public one, with the events
+    # its client has not seen (TableConsumer.game_frames).
     frames = {str(user_id): selectors.table_frame(match=match, hand=hand, seat=seat, players=players,
                                                   since=since, **parsed)
               for seat, user_id in seats.items()}
     public = selectors.table_frame(match=match, hand=hand, seat=None, players=players, since=since, **parsed)
-    _send(table_group(table_id), {"type": "game.frames", "frames": frames, "public": public}, key=table_id)
+    _send(table_group(table_id), {
+        "type": "game.frames", "hand": hand.id, "move": hand.move, "events": public["events"],
+        "frames": {user_id: frame_body(frame) for user_id, frame in frames.items()}, "public": frame_body(public),
+    }, key=table_id)
+
+
+def frame_body(frame: dict[str, Any]) -> bytes:
+    """A frame as JSON without its ``events`` (``frame_text`` puts them back)."""
+    return orjson.dumps({key: value for key, value in frame.items() if key != "events"},
+                        option=orjson.OPT_NON_STR_KEYS)
+
+
+def frame_text(body: bytes, events: list[dict[str, Any]]) -> str:
+    """The frame a socket sends: ``body`` (from ``frame_body``) with ``events`` as its first member."""
+    return (b'{"events":' + orjson.dumps(events, option=orjson.OPT_NON_STR_KEYS) + b"," + body[1:]).decode()
 
 
 def publish_match_abandoned(table_id: int, reason: str) -> None:

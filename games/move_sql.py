@@ -5,6 +5,8 @@ values still go through each field's own preparation, as ``save()`` would."""
 from __future__ import annotations
 
 import orjson
+import psycopg
+from django.conf import settings
 from django.db import connection, models
 from django.utils.translation import gettext as _
 from psycopg.types.json import Jsonb
@@ -43,8 +45,23 @@ def update_and_insert(obj: models.Model, fields: tuple[str, ...], objs: list[mod
         return
     update, update_values = _update_statement(obj, fields)
     insert, insert_values = _insert_statement(objs)
-    with connection.cursor() as cursor:
-        cursor.execute(f"WITH updated AS ({update} RETURNING 1) {insert}", [*update_values, *insert_values])
+    _execute_prepared(f"WITH updated AS ({update} RETURNING 1) {insert}", [*update_values, *insert_values])
+
+
+def _execute_prepared(sql: str, params: list, *, fetch: bool = False):
+    """Run one of the move path's statements on PostgreSQL as a prepared statement (parameters bound
+    by the server; planned once per pooled connection, not on every move as Django's client-side
+    binding makes PostgreSQL do), in the current transaction. Returns the first row if ``fetch``."""
+    connection.ensure_connection()
+    raw = connection.connection
+    prepare = settings.DB_PREPARED_MOVES
+    if prepare and raw.prepare_threshold is None:
+        # Django turns psycopg's automatic preparation off; its own (client-side binding) cursors
+        # never prepare, so with a threshold no statement reaches, only these statements are.
+        raw.prepare_threshold = 2**31
+    with connection.wrap_database_errors, psycopg.Cursor(raw) as cursor:
+        cursor.execute(sql, params, prepare=prepare)
+        return cursor.fetchone() if fetch else None
 
 
 def _update_statement(obj: models.Model, fields: tuple[str, ...]) -> tuple[str, list]:
@@ -178,9 +195,7 @@ def lock_hand_and_players(table_id: int) -> tuple[Hand, dict]:
             f"SELECT {_columns(Hand, 'h')}, {_columns(Match, 'm')}, {players} FROM {Hand._meta.db_table} h "
             f"JOIN {Match._meta.db_table} m ON m.id = h.match_id "
             f"WHERE m.table_id = %s AND m.status = %s ORDER BY h.number DESC LIMIT 1 FOR UPDATE OF h")
-    with connection.cursor() as cursor:
-        cursor.execute(_statements[key], [table_id, Match.Status.RUNNING])
-        row = cursor.fetchone()
+    row = _execute_prepared(_statements[key], [table_id, str(Match.Status.RUNNING)], fetch=True)
     if row is None:
         raise GameError("no_game", _("Bu masada süren bir oyun yok."))
     split = len(Hand._meta.concrete_fields)

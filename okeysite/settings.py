@@ -130,6 +130,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and DB_POOL
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 0, "max_size": DB_POOL_MAX_SIZE, "timeout": 20,
     }
+# The move path's few statements run prepared on PostgreSQL (games.move_sql): planned once per
+# connection rather than on every move. Off (0) behind a pooler that cannot keep prepared statements
+# (PgBouncer in transaction mode before 1.21).
+DB_PREPARED_MOVES = env_bool("DB_PREPARED_MOVES", True)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several writers (web, in-process worker) share one file: wait for the lock instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20

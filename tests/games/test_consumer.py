@@ -121,22 +121,23 @@ async def test_a_move_is_one_message_to_the_table_and_each_socket_passes_on_only
 
     sent: list[tuple[str, str]] = []  # (group, type) of every message published to the layer
     layer = get_channel_layer()
-    original_send = layer.group_send
+    original_group_send = layer.group_send
 
-    async def recording_send(group, message):
+    async def recording_group_send(group, message):
         sent.append((group, message["type"]))
-        await original_send(group, message)
+        await original_group_send(group, message)
 
-    monkeypatch.setattr(layer, "group_send", recording_send)
+    monkeypatch.setattr(layer, "group_send", recording_group_send)
     passed_on: list[tuple[int, int | None]] = []  # (user id, seat of the frame) each socket sent
-    original_send_json = TableConsumer.send_json
+    original_send = TableConsumer.send
 
-    async def recording_send_json(self, content, close=False):
+    async def recording_send(self, text_data=None, bytes_data=None, close=False):
+        content = json.loads(text_data) if text_data else {}
         if content.get("type") == "state" and content.get("hand") and content.get("move"):
             passed_on.append((self.user.id, content["hand"]["seat"]))
-        await original_send_json(self, content, close)
+        await original_send(self, text_data, bytes_data, close)
 
-    monkeypatch.setattr(TableConsumer, "send_json", recording_send_json)
+    monkeypatch.setattr(TableConsumer, "send", recording_send)
     table, users = await sync_to_async(make_table)()
     watcher = await sync_to_async(make_user)()
     sockets = [await connected(user, table.id) for user in users]

@@ -230,6 +230,7 @@ async def test_a_frame_overtaken_by_a_later_one_is_not_shown_and_no_event_is_los
     with every event the client has not seen, the earlier one is dropped."""
     from channels.layers import get_channel_layer
 
+    from games.events import frame_body
     from salons.events import table_group
 
     from .test_consumer import connected
@@ -247,7 +248,9 @@ async def test_a_frame_overtaken_by_a_later_one_is_not_shown_and_no_event_is_los
         group = table_group(table.id)
 
         def frames(move: int, events: list[dict]) -> dict:
-            return {"type": "game.frames", "frames": {str(users[0].id): frame(move, events)}, "public": {}}
+            body = frame_body(frame(move, events))
+            return {"type": "game.frames", "hand": hand.id, "move": move, "events": events,
+                    "frames": {str(users[0].id): body}, "public": body}
 
         # Move 2's frame repeats move 1's event (events.EVENT_OVERLAP) and arrives first.
         await layer.group_send(group, frames(2, [first, second]))
