@@ -5,7 +5,6 @@ values still go through each field's own preparation, as ``save()`` would."""
 from __future__ import annotations
 
 import orjson
-import psycopg
 from django.conf import settings
 from django.db import connection, models
 from django.utils.translation import gettext as _
@@ -51,16 +50,18 @@ def update_and_insert(obj: models.Model, fields: tuple[str, ...], objs: list[mod
 def _execute_prepared(sql: str, params: list, *, fetch: bool = False):
     """Run one of the move path's statements on PostgreSQL as a prepared statement (parameters bound
     by the server; planned once per pooled connection, not on every move as Django's client-side
-    binding makes PostgreSQL do), in the current transaction. Returns the first row if ``fetch``."""
+    binding makes PostgreSQL do), in the current transaction, through Django's cursor wrapper (its
+    error translation and query log). Returns the first row if ``fetch``."""
+    from django.db.backends.postgresql.base import ServerBindingCursor
+
     connection.ensure_connection()
     raw = connection.connection
-    prepare = settings.DB_PREPARED_MOVES
-    if prepare and raw.prepare_threshold is None:
-        # Django turns psycopg's automatic preparation off; its own (client-side binding) cursors
-        # never prepare, so with a threshold no statement reaches, only these statements are.
-        raw.prepare_threshold = 2**31
-    with connection.wrap_database_errors, psycopg.Cursor(raw) as cursor:
-        cursor.execute(sql, params, prepare=prepare)
+    if settings.DB_PREPARED_MOVES and raw.prepare_threshold is None:
+        # Django turns psycopg's preparation off; its own cursors bind on the client side and never
+        # prepare, so with a threshold of 0 only the server-binding cursors of this module do.
+        raw.prepare_threshold = 0
+    with connection._prepare_cursor(ServerBindingCursor(raw)) as cursor:
+        cursor.execute(sql, params)
         return cursor.fetchone() if fetch else None
 
 

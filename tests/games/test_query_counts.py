@@ -123,3 +123,45 @@ def test_a_room_page(django_assert_max_num_queries):
     with django_assert_max_num_queries(MAX_ROOM_PAGE):
         response = client.get(f"/rooms/{room.id}/")
     assert response.status_code == 200
+
+
+def test_a_move_is_two_statements_and_on_postgresql_both_run_prepared(playing, django_capture_on_commit_callbacks):
+    """The move path's own SQL (games.move_sql): the hand locked with its match and players in one
+    statement, its update and Move rows written in one; on PostgreSQL both prepared once per
+    connection (pg_prepared_statements), so a move is not planned again."""
+    from django.db import connection
+
+    table, users, hand = playing
+    hand.refresh_from_db()
+    for _ in range(3):
+        seat = hand.turn_seat
+        executed: list[str] = []
+
+        def recorded(execute, sql, params, many, context):
+            executed.append(sql)
+            return execute(sql, params, many, context)
+
+        with connection.execute_wrapper(recorded), django_capture_on_commit_callbacks(execute=True):
+            if hand.state["phase"] == "draw":
+                services.play(user=users[seat], table_id=table.id, action="draw", move=hand.move,
+                              args={"source": "pile"})
+            else:
+                tile = format_tile(hand.state["racks"][seat][-1])
+                services.play(user=users[seat], table_id=table.id, action="discard", move=hand.move,
+                              args={"tile": tile})
+        hand.refresh_from_db()
+        statements = [sql for sql in executed if not sql.startswith(("SAVEPOINT", "RELEASE"))]
+        if connection.vendor == "postgresql":
+            assert len(statements) == 2, statements
+            assert "FOR UPDATE OF h" in statements[0] and "json_agg" in statements[0]
+            assert statements[1].startswith("WITH updated AS (UPDATE") and "INSERT INTO" in statements[1]
+        else:
+            # SQLite: the same reads and writes, a statement each (lock, players, update, insert).
+            assert len(statements) == 4, statements
+    assert hand.move == 3
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT statement FROM pg_prepared_statements")
+            prepared = [row[0] for row in cursor.fetchall()]
+        assert any("FOR UPDATE OF h" in statement for statement in prepared), prepared
+        assert any(statement.startswith("WITH updated AS (UPDATE") for statement in prepared), prepared
