@@ -43,31 +43,12 @@ def players_and_seats(match: Match) -> tuple[list[dict[str, Any]], dict[int, int
 
 
 def match_players(match_id: int) -> dict[int, MatchPlayer]:
-    """A match's players by seat, each with ``nickname`` and ``bot`` from its user, in one query.
-
-    Plain SQL: this runs for every move, and the ORM took several times longer to build the join
-    (and four full ``User`` objects) than the database took to answer it.
-    """
-    from django.contrib.auth import get_user_model
-
+    """A match's players by seat, each with ``nickname`` and ``bot`` from its user and ``left``
+    (the player stood up from the running match), in one query (plain SQL: ``games.move_sql``,
+    since this runs for every move)."""
     from games import move_sql
-    from salons.models import Seat
 
-    user_table = get_user_model()._meta.db_table
-    # ``left``: the player stood up from a running match (games.services.leave_running_match frees
-    # their seat at the table; nothing else frees a seat while the table plays). The turn clock plays for them.
-    rows = move_sql.select_rows(
-        MatchPlayer, "mp",
-        f'u.username, u.is_bot, '
-        f'NOT EXISTS (SELECT 1 FROM {Seat._meta.db_table} s WHERE s.table_id = m.table_id AND s.user_id = mp.user_id)',
-        f'FROM {MatchPlayer._meta.db_table} mp '
-        f'JOIN {user_table} u ON u.id = mp.user_id JOIN {Match._meta.db_table} m ON m.id = mp.match_id '
-        f'WHERE mp.match_id = %s ORDER BY mp.seat', [match_id])
-    players = {}
-    for player, (nickname, bot, left) in rows:
-        player.nickname, player.bot, player.left = nickname, bool(bot), bool(left)
-        players[player.seat] = player
-    return players
+    return move_sql.match_players(match_id)
 
 
 def public_players(players) -> tuple[list[dict[str, Any]], dict[int, int]]:
