@@ -202,13 +202,13 @@ def publish_hand(hand_id: int, *, since: int, snapshot: Snapshot | None = None) 
     # its sockets of the table (okeysite.channel_layer), a few byte strings rather than five nested
     # frames; every socket then passes on its own user's frame, or the public one, with the events
     # its client has not seen (TableConsumer.game_frames).
-    frames = {str(user_id): selectors.table_frame(match=match, hand=hand, seat=seat, players=players,
-                                                  since=since, **parsed)
-              for seat, user_id in seats.items()}
-    public = selectors.table_frame(match=match, hand=hand, seat=None, players=players, since=since, **parsed)
+    # The frames are built without events (``since`` None), which are read from the hand once.
+    def body(seat: int | None) -> bytes:
+        return frame_body(selectors.table_frame(match=match, hand=hand, seat=seat, players=players, **parsed))
+
     _send(table_group(table_id), {
-        "type": "game.frames", "hand": hand.id, "move": hand.move, "events": public["events"],
-        "frames": {user_id: frame_body(frame) for user_id, frame in frames.items()}, "public": frame_body(public),
+        "type": "game.frames", "hand": hand.id, "move": hand.move, "events": selectors.events_since(hand_state, since),
+        "frames": {str(user_id): body(seat) for seat, user_id in seats.items()}, "public": body(None),
     }, key=table_id)
 
 

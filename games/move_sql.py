@@ -158,11 +158,17 @@ def lock_current_hand(table_id: int) -> Hand:
     with connection.cursor() as cursor:
         cursor.execute(_statements[key], [table_id, Match.Status.RUNNING])
         row = cursor.fetchone()
+    return _playing_hand(row)
+
+
+def _playing_hand(row: tuple | None) -> Hand:
+    """The hand, with its match, from a locked row of their columns (then anything else), or the
+    refusal when there is no running match or its hand is over."""
     if row is None:
         raise GameError("no_game", _("Bu masada süren bir oyun yok."))
     split = len(Hand._meta.concrete_fields)
     hand = _from_row(Hand, row[:split])
-    hand.match = _from_row(Match, row[split:])
+    hand.match = _from_row(Match, row[split:split + len(Match._meta.concrete_fields)])
     if hand.status != Hand.Status.PLAYING:
         raise GameError("hand_over", _("El bitti; yeni el birazdan dağıtılacak."), move=hand.move)
     return hand
@@ -177,7 +183,6 @@ def lock_hand_and_players(table_id: int) -> tuple[Hand, dict]:
     from django.contrib.auth import get_user_model
 
     from games.models import MatchPlayer
-    from salons.models import Seat
 
     fields = MatchPlayer._meta.concrete_fields
     key = ("lock_hand_and_players",)
@@ -186,8 +191,7 @@ def lock_hand_and_players(table_id: int) -> tuple[Hand, dict]:
         player_columns = ", ".join(f"mp.{quote(field.column)}" for field in fields)
         # Each player: its columns, then nickname, bot flag and "left" (as selectors.match_players).
         players = (
-            f"(SELECT json_agg(json_build_array({player_columns}, u.username, u.is_bot, NOT EXISTS ("
-            f"SELECT 1 FROM {Seat._meta.db_table} s WHERE s.table_id = m.table_id AND s.user_id = mp.user_id)) "
+            f"(SELECT json_agg(json_build_array({player_columns}, {_user_facts()}) "
             f"ORDER BY mp.seat)::text FROM {MatchPlayer._meta.db_table} mp "
             f"JOIN {get_user_model()._meta.db_table} u ON u.id = mp.user_id WHERE mp.match_id = m.id)")
         _statements[key] = (
@@ -195,21 +199,10 @@ def lock_hand_and_players(table_id: int) -> tuple[Hand, dict]:
             f"JOIN {Match._meta.db_table} m ON m.id = h.match_id "
             f"WHERE m.table_id = %s AND m.status = %s ORDER BY h.number DESC LIMIT 1 FOR UPDATE OF h")
     row = _execute_prepared(_statements[key], [table_id, str(Match.Status.RUNNING)], fetch=True)
-    if row is None:
-        raise GameError("no_game", _("Bu masada süren bir oyun yok."))
-    split = len(Hand._meta.concrete_fields)
-    hand = _from_row(Hand, row[:split])
-    hand.match = _from_row(Match, row[split:-1])
-    if hand.status != Hand.Status.PLAYING:
-        raise GameError("hand_over", _("El bitti; yeni el birazdan dağıtılacak."), move=hand.move)
+    hand = _playing_hand(row)
     names = [field.attname for field in fields]
-    players = {}
-    for values in orjson.loads(row[-1] or "[]"):
-        player = MatchPlayer.from_db(connection.alias, names, values[:len(fields)])
-        nickname, bot, left = values[len(fields):]
-        player.nickname, player.bot, player.left = nickname, bool(bot), bool(left)
-        players[player.seat] = player
-    return hand, players
+    return hand, _by_seat((MatchPlayer.from_db(connection.alias, names, values[:len(fields)]), values[len(fields):])
+                          for values in orjson.loads(row[-1] or "[]"))
 
 
 def match_players(match_id: int) -> dict:
@@ -219,17 +212,29 @@ def match_players(match_id: int) -> dict:
     from django.contrib.auth import get_user_model
 
     from games.models import MatchPlayer
-    from salons.models import Seat
 
     # ``left``: the player stood up from a running match (games.services.leave_running_match frees
     # their seat at the table; nothing else frees a seat while the table plays). The turn clock plays for them.
     rows = select_rows(
         MatchPlayer, "mp",
-        f'u.username, u.is_bot, '
-        f'NOT EXISTS (SELECT 1 FROM {Seat._meta.db_table} s WHERE s.table_id = m.table_id AND s.user_id = mp.user_id)',
+        _user_facts(),
         f'FROM {MatchPlayer._meta.db_table} mp '
         f'JOIN {get_user_model()._meta.db_table} u ON u.id = mp.user_id JOIN {Match._meta.db_table} m ON m.id = mp.match_id '
         f'WHERE mp.match_id = %s ORDER BY mp.seat', [match_id])
+    return _by_seat(rows)
+
+
+# A player's nickname, bot flag and "left" (no seat at the table: games.services.leave_running_match),
+# for a query joining ``mp`` (the player), ``u`` (its user) and ``m`` (its match).
+def _user_facts() -> str:
+    from salons.models import Seat
+
+    return (f"u.username, u.is_bot, NOT EXISTS (SELECT 1 FROM {Seat._meta.db_table} s "
+            f"WHERE s.table_id = m.table_id AND s.user_id = mp.user_id)")
+
+
+def _by_seat(rows) -> dict:
+    """``{seat: player}`` from (player, (nickname, bot flag, left)) pairs, the user facts set on each."""
     players = {}
     for player, (nickname, bot, left) in rows:
         player.nickname, player.bot, player.left = nickname, bool(bot), bool(left)

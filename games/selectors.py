@@ -120,12 +120,17 @@ def table_frame(*, match: Match, hand: Hand | None, seat: int | None,
                 match=match, hand=hand, match_state=match_state)
         frame["move"] = hand.move
         if since is not None:
-            frame["events"] = [event for event in state.events if event.get("move", 0) > since]
+            frame["events"] = events_since(state, since)
         elif with_feed:
             # A client that has seen nothing of this hand (a watcher arriving, a page reloaded) gets
             # the hand's public moves so far for its move feed, never to animate: events are public.
             frame["feed"] = [event for event in state.events if event.get("move", 0) > 0][-FEED_LENGTH:]
     return frame
+
+
+def events_since(state: Any, since: int) -> list[dict[str, Any]]:
+    """The hand's public events after move ``since`` (every seat's frame carries the same ones)."""
+    return [event for event in state.events if event.get("move", 0) > since]
 
 
 def arrangement_for(*, user, table_id: int, by: Any) -> list[list[str]]:
