@@ -118,6 +118,19 @@ def asgi_live_server(_asgi_server: LiveServer, transactional_db: None, settings:
     cache.clear()
 
 
+@pytest.fixture
+def machine_pace(settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test that plays whole matches as fast as the page answers sends more messages than a
+    person can: the message budget (``okeysite/sockets.py``) turned such a test's move away now and
+    then ("Çok hızlı") and it waited for a move that never came. The budget has its own tests
+    (``tests/site/test_socket_guards.py``); here it is made wide enough for a machine's pace."""
+    from okeysite import sockets
+
+    settings.SOCKET_MESSAGES_PER_WINDOW = 100_000
+    monkeypatch.setattr(sockets.ConnectionBucket, "RATE_BURST", 10_000)
+    monkeypatch.setattr(sockets.ConnectionBucket, "RATE_PER_SECOND", 10_000.0)
+
+
 def _no_other_busy_session() -> bool:
     from django.db import connection
 

@@ -35,7 +35,7 @@ from tests.e2e.table_helpers import (
 )
 from tests.games.conftest import make_user
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("machine_pace")]
 
 TURN_TIMEOUT = 30_000
 POOL = 400
