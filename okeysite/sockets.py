@@ -24,18 +24,21 @@ decides again who you are.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import logging
 import threading
 import time
 import uuid
+import weakref
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from urllib.parse import urlsplit
 
 import orjson
+import redis.asyncio as redis_asyncio
 from asgiref.sync import sync_to_async
 from channels.auth import AuthMiddlewareStack
 from channels.db import database_sync_to_async
@@ -333,32 +336,58 @@ def release_slots(keys: list[str], owner: str) -> None:
                 cache.set(key, leases, lease_seconds() * 2)
 
 
+def budget_key(ident: str) -> tuple[str, int, int]:
+    """(key, expiry in seconds, limit) of the budget window this frame falls in."""
+    window = int(setting("SOCKET_BUDGET_WINDOW_SECONDS", 10))
+    limit = int(setting("SOCKET_MESSAGES_PER_WINDOW", 60))
+    return f"socket-budget:{ident}:{int(clock() // window)}", window * 2, limit
+
+
 def spend_budget(ident: str) -> bool:
     """One message of this user's (or address's) budget: True while there is some left.
 
     A fixed window counted with an atomic ``incr``, so every socket of the user on every server
-    draws from the same budget without a read-modify-write race.
+    draws from the same budget without a read-modify-write race. On Redis the count runs in the
+    socket's own loop (``spend_budget_in_loop``); this is the local memory cache's version (one
+    process, embedded mode) and the thread fallback.
     """
-    window = int(setting("SOCKET_BUDGET_WINDOW_SECONDS", 10))
-    limit = int(setting("SOCKET_MESSAGES_PER_WINDOW", 60))
-    key = f"socket-budget:{ident}:{int(clock() // window)}"
+    key, expiry, limit = budget_key(ident)
     redis = _redis_client(key)
     if redis is not None:
-        # One round trip per frame (Django's add + incr take three): create with its expiry if
-        # missing, then INCR (any Redis since 2.6.12).
         client, full_key = redis
-        pipe = client.pipeline(transaction=False)
-        pipe.set(full_key, 0, ex=window * 2, nx=True)
-        pipe.incr(full_key)
-        _created, count = pipe.execute()
-        return count <= limit
-    if cache.add(key, 1, window * 2):
+        return client.eval(SPEND_BUDGET, 1, full_key, expiry) <= limit
+    if cache.add(key, 1, expiry):
         return True
     try:
         return cache.incr(key) <= limit
     except ValueError:  # expired between add and incr
-        cache.add(key, 1, window * 2)
+        cache.add(key, 1, expiry)
         return True
+
+
+# Count, and give a new window its expiry, in one atomic step and one round trip.
+SPEND_BUDGET = """
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+return count
+"""
+# An asyncio Redis client per event loop (a daphne has one; tests open many, hence weak keys).
+_loop_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = weakref.WeakKeyDictionary()
+
+
+async def spend_budget_in_loop(ident: str) -> bool:
+    """``spend_budget`` without leaving the event loop: every frame a server receives spends the
+    budget, and the hop to a thread and back for it cost more than the round trip to Redis
+    (BENCHMARKS.md, issue 23)."""
+    backend = caches["default"]
+    if not isinstance(backend, RedisCache):
+        return await in_thread(spend_budget)(ident)
+    loop = asyncio.get_running_loop()
+    client = _loop_clients.get(loop)
+    if client is None:
+        client = _loop_clients[loop] = redis_asyncio.Redis.from_url(backend._servers[0])
+    key, expiry, limit = budget_key(ident)
+    return await client.eval(SPEND_BUDGET, 1, backend.make_and_validate_key(key), expiry) <= limit
 
 
 class ConnectionBucket:
@@ -479,7 +508,7 @@ class SocketLimits:
                 message = await receive()
                 if message["type"] != "websocket.receive":
                     return message
-                if bucket.take() and await in_thread(spend_budget)(ident):
+                if bucket.take() and await spend_budget_in_loop(ident):
                     return message
                 # Over budget: the frame is dropped; the client is told once per window, so a
                 # flood does not get a flood of answers.
