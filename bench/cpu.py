@@ -7,7 +7,7 @@
 A snapshot reads utime + stime (and cutime + cstime, see below) from ``/proc/<pid>/stat`` of:
 
 - every pid file ``bench/serve.sh`` wrote in ``--dir`` and the whole process tree under it (found by
-  scanning ``/proc/*/stat`` for parent pids): ``daphne-*.pid`` is "daphne", ``worker.pid`` "celery
+  scanning ``/proc/*/stat`` for parent pids): ``web-*.pid`` (``daphne-*.pid`` of older trees) is "web", ``worker.pid`` "celery
   worker" (its prefork children included), ``beat.pid`` "beat", any other ``NAME.pid`` "NAME";
 - every process named ``postgres*`` ("postgres") and ``redis-server`` ("redis"), by name: the
   servers are shared by everything on the host, other databases' sessions included (the snapshot
@@ -35,7 +35,7 @@ import time
 from pathlib import Path
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
-KIND_ORDER = ["daphne", "celery worker", "beat", "postgres", "redis"]
+KIND_ORDER = ["web", "celery worker", "beat", "postgres", "redis"]
 
 
 def read_stat(pid: int) -> dict | None:
@@ -96,8 +96,8 @@ def all_stats() -> dict[int, dict]:
 
 
 def pid_kind(name: str) -> str:
-    if name.startswith("daphne"):
-        return "daphne"
+    if name.startswith(("web", "daphne")):
+        return "web"
     if name == "worker":
         return "celery worker"
     return name

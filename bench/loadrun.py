@@ -3,14 +3,14 @@
     python bench/loadrun.py --tables 500 --window 120 --out /tmp/okey-loadrun/500.json
     python bench/loadrun.py --tree /tmp/oldtree --tables 500            # another code tree's servers
     python bench/loadrun.py --knee 250,500,750,1000 --window 120        # the first count whose p99 > 100 ms
-    python bench/loadrun.py --tables 150 --window 120 --profile 60      # + py-spy of daphne-8101
+    python bench/loadrun.py --tables 150 --window 120 --profile 60      # + py-spy of web-8101
 
 For each table count, on the code tree ``--tree`` (default: the tree holding this file):
 
 1. ``serve.sh stop`` for ``--bench-dir``; refuses to start if anything else listens on 8101/8102;
    drops and creates the database ``--db`` and empties Redis db ``--redis-db``; starts the tree's
-   ``bench/serve.sh scaled`` (two daphnes, Celery worker and beat) with ``BENCH_DIR``, ``BENCH_PG``,
-   ``BENCH_REDIS`` and ``CHANNELS_PREFIX`` set to this run's; records each daphne's idle RSS.
+   ``bench/serve.sh scaled`` (two web servers, Celery worker and beat) with ``BENCH_DIR``, ``BENCH_PG``,
+   ``BENCH_REDIS`` and ``CHANNELS_PREFIX`` set to this run's; records each web server's idle RSS.
 2. runs this directory's ``load.py --setup --marks`` (``--root`` the tree, so ``bench_setup`` runs
    on its models) with the issue's shape: ``--think 5 --turn-seconds 60 --ramp 60``.
 3. steady window: it starts ``--settle`` seconds after the ramp is over, counted from ``load.py``'s
@@ -19,14 +19,14 @@ For each table count, on the code tree ``--tree`` (default: the tree holding thi
    default). ``cpu.py`` snapshots at both ends (the load clients as ``--pid load=PID``), the moves
    in the window counted in the database (``games_move``, ``number > 0``, ``created_at`` between the
    snapshots), the sockets on 8101/8102 counted with ``ss`` at both ends.
-4. memory: VmRSS of each daphne's process tree at the window's end, divided by the sockets it
+4. memory: VmRSS of each web server's process tree at the window's end, divided by the sockets it
    serves (and, from its idle RSS, the growth per socket).
 5. prints a summary and writes it as JSON to ``--out``: latencies of the whole run (load.py's) and of
    the steady window (frames received in it), lost / duplicated / out of order, CPU-ms per move by
    process kind, memory per socket. ``--knee`` runs several counts in turn (each on a fresh database)
    and reports the first whose steady-window p99 crosses ``--p99-limit`` (100 ms).
 
-``--profile SECONDS`` records daphne-8101 with ``py-spy record --nonblocking --gil --format raw
+``--profile SECONDS`` records web-8101 with ``py-spy record --nonblocking --gil --format raw
 --function`` from the window's start (see BENCHMARKS.md, "Where the daphne per-move CPU went", for
 why those flags: only the thread holding the GIL is sampled, so a sample is 1/rate s of Python CPU)
 and lists the functions with the most inclusive samples in ms a move (samples / rate / the moves of
@@ -73,7 +73,7 @@ def loadavg() -> list[str]:
 
 
 def sockets_by_port() -> dict[int, int]:
-    """ESTABLISHED server-side sockets of each daphne port (``ss``)."""
+    """ESTABLISHED server-side sockets of each web server port (``ss``)."""
     out = subprocess.run(["ss", "-Htn", "state", "established", "( sport = :8101 or sport = :8102 )"],
                          capture_output=True, text=True, check=True).stdout
     counts = Counter()
@@ -349,13 +349,14 @@ def one_run(args: argparse.Namespace, tables: int) -> dict:
         rparts = urlsplit(args.redis)
         subprocess.run(["redis-cli", "-h", rparts.hostname or "127.0.0.1", "-p", str(rparts.port or 6379),
                         "-n", str(args.redis_db), "FLUSHDB"], check=True, capture_output=True)
-        log("serve.sh scaled (migrate, two daphnes, worker, beat)")
+        log("serve.sh scaled (migrate, two web servers, worker, beat)")
         serve(tree, env, "scaled", bench_dir / "serve-scaled.log")
-        daphnes = {port: read_pid(bench_dir, f"daphne-{port}") for port in PORTS}
-        if None in daphnes.values():
-            raise RunError(f"no daphne pid files in {bench_dir}")
+        # web-<port>.pid; trees before okeysite.web (run with --tree) wrote daphne-<port>.pid
+        web_pids = {port: read_pid(bench_dir, f"web-{port}") or read_pid(bench_dir, f"daphne-{port}") for port in PORTS}
+        if None in web_pids.values():
+            raise RunError(f"no web server pid files in {bench_dir}")
         time.sleep(2)
-        idle_rss = {port: rss_kb(pid) for port, pid in daphnes.items()}
+        idle_rss = {port: rss_kb(pid) for port, pid in web_pids.items()}
 
         python = tree / ".venv/bin/python"
         cmd = [str(python if python.exists() else sys.executable), str(HERE / "load.py"),
@@ -396,7 +397,7 @@ def one_run(args: argparse.Namespace, tables: int) -> dict:
                 raw = bench_dir / f"pyspy-8101-{tables}.txt"
                 spy_cmd = [spy_bin, "record", "--nonblocking", "--gil", "--format", "raw", "--function",
                            "--rate", str(args.profile_rate), "--duration", str(seconds), "--pid",
-                           str(daphnes[8101]), "--output", str(raw)]
+                           str(web_pids[8101]), "--output", str(raw)]
                 spy_wall = time.time()
                 spy = subprocess.Popen(spy_cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
                 spy_info = {"cmd": " ".join(spy_cmd), "raw": str(raw), "wall_start": spy_wall, "seconds": seconds}
@@ -414,7 +415,7 @@ def one_run(args: argparse.Namespace, tables: int) -> dict:
             if time.monotonic() < window_end - 1:
                 min_sockets = min(min_sockets, sum(sockets_by_port().values()))
         sockets_end = sockets_by_port()
-        rss_end = {port: rss_kb(pid) for port, pid in daphnes.items()}
+        rss_end = {port: rss_kb(pid) for port, pid in web_pids.items()}
         snap_b = cpu.snapshot(bench_dir, extra)
         others_b = other_cpu(snap_b, cpu.all_stats())
         log(f"window end: sockets {sockets_end}, load average {' '.join(snap_b['loadavg'])}; stopping load.py")
@@ -449,7 +450,7 @@ def one_run(args: argparse.Namespace, tables: int) -> dict:
 
         result = load.result(timeout=300)
         diff = cpu.diff(snap_a, snap_b, moves, args.db)
-        run.update(summarise(args, run, result, diff, snap_a, snap_b, moves, autos, daphnes, sockets_start,
+        run.update(summarise(args, run, result, diff, snap_a, snap_b, moves, autos, web_pids, sockets_start,
                              sockets_end, min_sockets, idle_rss, rss_end))
         # What else used the host: the kernel's own time (loopback networking is softirq) and the
         # processes outside every kind (another session's tests or bench, this driver, ss, py-spy).
@@ -459,10 +460,10 @@ def one_run(args: argparse.Namespace, tables: int) -> dict:
         if spy_info is not None:
             if "summary" in spy_info:
                 span = spy_info["summary"]
-                d8101 = run["cpu_ms_per_move"].get("daphne-8101")
-                spy_info["summary"]["proc_daphne_8101_ms_per_move_window"] = d8101
+                d8101 = run["cpu_ms_per_move"].get("web-8101")
+                spy_info["summary"]["proc_web_8101_ms_per_move_window"] = d8101
                 log(f"py-spy: {span['samples']} GIL samples over {span['moves']} moves "
-                    f"= {span['ms_per_move']} ms a move (daphne-8101 /proc: {d8101})")
+                    f"= {span['ms_per_move']} ms a move (web-8101 /proc: {d8101})")
             run["profile"] = spy_info
         return run
     except KeyboardInterrupt:
@@ -490,7 +491,7 @@ def one_run(args: argparse.Namespace, tables: int) -> dict:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
 
 
-def summarise(args, run, result, diff, snap_a, snap_b, moves, autos, daphnes, sockets_start, sockets_end,
+def summarise(args, run, result, diff, snap_a, snap_b, moves, autos, web_pids, sockets_start, sockets_end,
               min_sockets, idle_rss, rss_end) -> dict:
     kinds = diff["kinds"]
 
@@ -503,11 +504,11 @@ def summarise(args, run, result, diff, snap_a, snap_b, moves, autos, daphnes, so
     pg_roles = kinds.get("postgres", {}).get("by_role", {})
     pg_bench = pg_roles.get(f"db={args.db}", 0.0)
     pg_server = pg_roles.get("server", 0.0)
-    servers = cpu_s("daphne") + cpu_s("celery worker") + cpu_s("beat") + pg_bench + cpu_s("redis")
-    per_daphne = {port: root_cpu_s(snap_b, pid) - root_cpu_s(snap_a, pid) for port, pid in daphnes.items()}
+    servers = cpu_s("web") + cpu_s("celery worker") + cpu_s("beat") + pg_bench + cpu_s("redis")
+    per_web = {port: root_cpu_s(snap_b, pid) - root_cpu_s(snap_a, pid) for port, pid in web_pids.items()}
     window = diff["window_s"]
     cpu_row = {
-        "daphnes": ms(cpu_s("daphne")), **{f"daphne-{port}": ms(s) for port, s in per_daphne.items()},
+        "web": ms(cpu_s("web")), **{f"web-{port}": ms(s) for port, s in per_web.items()},
         "celery_worker": ms(cpu_s("celery worker")), "beat": ms(cpu_s("beat")),
         "postgres_bench_db": ms(pg_bench), "postgres_server_and_exited": ms(pg_server),
         "postgres_all": ms(cpu_s("postgres")), "redis": ms(cpu_s("redis")),
@@ -516,14 +517,14 @@ def summarise(args, run, result, diff, snap_a, snap_b, moves, autos, daphnes, so
     memory = {}
     for port in PORTS:
         n = sockets_end[port]
-        memory[f"daphne-{port}"] = {
+        memory[f"web-{port}"] = {
             "rss_mb": round(rss_end[port] / 1024, 1), "idle_rss_mb": round(idle_rss[port] / 1024, 1),
             "sockets": n, "kb_per_socket": round(rss_end[port] / n, 1) if n else None,
             "growth_kb_per_socket": round((rss_end[port] - idle_rss[port]) / n, 1) if n else None,
         }
     total_sockets = sum(sockets_end.values())
     total_rss = sum(rss_end.values())
-    memory["all_daphnes"] = {
+    memory["all_web"] = {
         "rss_mb": round(total_rss / 1024, 1), "sockets": total_sockets,
         "kb_per_socket": round(total_rss / total_sockets, 1) if total_sockets else None,
         "growth_kb_per_socket": (round((total_rss - sum(idle_rss.values())) / total_sockets, 1)
@@ -589,9 +590,9 @@ def print_run(run: dict) -> None:
     print(f"   lost/dup/out of order  {run['lost']} / {run['duplicated']} / {run['out_of_order']}; errors "
           f"{run['errors'] or 0}{'; FATAL ' + '; '.join(run['fatal']) if run.get('fatal') else ''}")
     c = run["cpu_ms_per_move"]
-    print("   CPU ms/move  daphnes {} (8101 {}, 8102 {}) | celery worker {} | beat {} | postgres bench db {} "
+    print("   CPU ms/move  web {} (8101 {}, 8102 {}) | celery worker {} | beat {} | postgres bench db {} "
           "(postmaster + exited sessions {}) | redis {} | servers total {} | load clients {}".format(
-              *(fmt(c[k]) for k in ("daphnes", "daphne-8101", "daphne-8102", "celery_worker", "beat",
+              *(fmt(c[k]) for k in ("web", "web-8101", "web-8102", "celery_worker", "beat",
                                     "postgres_bench_db", "postgres_server_and_exited", "redis", "servers_total",
                                     "load_clients"))))
     m = run["memory"]
@@ -611,9 +612,9 @@ def print_run(run: dict) -> None:
             print(f"   profile   {prof.get('skipped') or prof.get('error')}")
         else:
             p = prof["summary"]
-            print(f"   profile   daphne-8101, {prof['seconds']} s at {p['rate']} Hz, --gil: {p['samples']} samples, "
+            print(f"   profile   web-8101, {prof['seconds']} s at {p['rate']} Hz, --gil: {p['samples']} samples, "
                   f"{p['moves']} moves -> {fmt(p['ms_per_move'], 3)} ms a move of Python CPU "
-                  f"(/proc, window: {fmt(p.get('proc_daphne_8101_ms_per_move_window'), 3)})")
+                  f"(/proc, window: {fmt(p.get('proc_web_8101_ms_per_move_window'), 3)})")
             for title, key in (("top inclusive, all", "inclusive"), ("top inclusive, project code", "project_inclusive"),
                                ("top self", "self")):
                 print(f"     {title} (ms a move, samples):")
@@ -650,7 +651,7 @@ def main() -> int:
     parser.add_argument("--wait-load", type=float, default=0.0,
                         help="before each run wait (up to 3 min) for the 1-minute load average to drop to this")
     parser.add_argument("--profile", type=float, default=0.0, metavar="SECONDS",
-                        help="py-spy daphne-8101 for this long from the window's start")
+                        help="py-spy web-8101 for this long from the window's start")
     parser.add_argument("--profile-rate", type=int, default=200)
     parser.add_argument("--profile-top", type=int, default=25)
     parser.add_argument("--out", help="JSON file for the results (default BENCH_DIR/loadrun-<time>.json)")

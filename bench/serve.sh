@@ -2,7 +2,7 @@
 # Start (or stop) the servers bench/load.py is measured against; see BENCHMARKS.md, "Load".
 #
 #   bench/serve.sh embedded        # one dev server: SQLite, in-memory layer, in-process Celery (port 8100)
-#   bench/serve.sh scaled          # PostgreSQL + Redis: daphne on 8101 and 8102, a Celery worker and beat
+#   bench/serve.sh scaled          # PostgreSQL + Redis: web servers on 8101 and 8102, a Celery worker and beat
 #   bench/serve.sh stop            # stop what this script started (by the pids it wrote)
 #
 # Both use okeysite.settings_bench (MD5 password hashes, no per-IP login limit: every bench client
@@ -47,8 +47,13 @@ case "${1:-}" in
     psql -h 127.0.0.1 -U postgres -tc "SELECT 1 FROM pg_database WHERE datname='$db'" | grep -q 1 \
       || psql -h 127.0.0.1 -U postgres -c "CREATE DATABASE $db" >/dev/null
     $BIN/python manage.py migrate --noinput >/dev/null
+    # The production web server (okeysite/web.py); WEB_SERVER=daphne for the one make run uses.
     for port in 8101 8102; do
-      start "daphne-$port" $BIN/daphne -b 127.0.0.1 -p "$port" okeysite.asgi:application
+      if [ "${WEB_SERVER:-uvicorn}" = daphne ]; then
+        start "web-$port" $BIN/daphne -b 127.0.0.1 -p "$port" okeysite.asgi:application
+      else
+        start "web-$port" $BIN/python -m okeysite.web --host 127.0.0.1 --port "$port" --log-level warning
+      fi
     done
     start worker env DB_POOL_MAX_SIZE=0 CELERY_DB_REUSE_MAX=100 \
       $BIN/celery -A okeysite worker -l warning --concurrency "${WORKER_CONCURRENCY:-2}"

@@ -541,17 +541,29 @@ class SocketLimits:
         return claimed
 
 
-try:  # daphne's WebSocket protocol (autobahn) raises this for a frame sent after the client left
-    from autobahn.exception import Disconnected as ClientGone
-except ImportError:  # pragma: no cover - another ASGI server
-    ClientGone = ()  # type: ignore[assignment,misc]
+def _client_gone_errors() -> tuple[type[BaseException], ...]:
+    """What each server we run raises for a frame sent after the client left: uvicorn (production,
+    ``okeysite.web``) and daphne (``make run``, the browser tests' server)."""
+    errors: list[type[BaseException]] = []
+    with contextlib.suppress(ImportError):
+        from uvicorn.protocols.utils import ClientDisconnected
+
+        errors.append(ClientDisconnected)
+    with contextlib.suppress(ImportError):
+        from autobahn.exception import Disconnected
+
+        errors.append(Disconnected)
+    return tuple(errors)
+
+
+ClientGone = _client_gone_errors()
 
 
 class DropSendsAfterClose:
     """A frame sent to a socket whose client has just gone is dropped, not a crash.
 
     A group event (a seat change, chat) can reach a consumer after the browser closed the socket but
-    before the consumer has read the disconnect; daphne then raises, and the consumer died with a
+    before the consumer has read the disconnect; the server then raises, and the consumer died with a
     traceback (close 1011 for nobody). Nobody is there to read it: drop it, and any later ones.
     """
 

@@ -119,9 +119,9 @@ def _site_language():
 # -- no unhandled exception goes unnoticed ----------------------------------------------------------
 
 # Loggers through which an unhandled exception of the site reaches the log: Django's request handler
-# (a 500), daphne and Channels (a socket that crashed: close 1011), asyncio (a task that died), and
+# (a 500), daphne, uvicorn and Channels (a socket that crashed: close 1011), asyncio (a task that died), and
 # the site's own apps.
-SERVER_ERROR_LOGGERS = ("django.request", "django.server", "daphne", "channels", "asyncio",
+SERVER_ERROR_LOGGERS = ("django.request", "django.server", "daphne", "uvicorn.error", "channels", "asyncio",
                         "games", "salons", "moderation", "accounts", "okeysite")
 
 

@@ -1,4 +1,4 @@
-"""A four-person Kart Okey table over real sockets (RULES.md "Kart Okey"): two daphne servers sharing
+"""A four-person Kart Okey table over real sockets (RULES.md "Kart Okey"): two web servers (okeysite.web) sharing
 Redis and the PostgreSQL test database, neighbours on different servers; each player decides from
 its own view only (its hand, the discard pile's top, the melds on the table), takes the discard or
 draws from the stock with a ``draw`` frame, then sends its melds, lay-offs and discard whole. Every

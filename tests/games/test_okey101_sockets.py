@@ -1,5 +1,5 @@
 """An eşli 101 match between four people over real sockets (RULES.md "101 Okey", "Eşli"): two
-daphne servers sharing Redis and the PostgreSQL test database, partners on different servers; each
+web servers (okeysite.web) sharing Redis and the PostgreSQL test database, partners on different servers; each
 player draws with a ``draw`` frame, then sends the rest of the turn whole, opening when the rack
 allows it. Every hand's scores are then worked out again from the hand's own final state by the
 rules (the sheet, the partner's 0, the penalties, the team sums) and compared with what the table

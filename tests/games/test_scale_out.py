@@ -1,4 +1,4 @@
-"""Two daphne processes on two ports sharing one Redis: a move made through one reaches a player
+"""Two web processes (the production server, ``okeysite.web``) on two ports sharing one Redis: a move made through one reaches a player
 connected to the other (DESIGN.md, "Scaling out": no sticky routing, fan-out through Redis).
 
 Runs in a plain ``make test`` too (SQLite, no REDIS_URL): the servers get the test database (a
@@ -81,7 +81,8 @@ def free_port() -> int:
 
 
 class Servers:
-    """daphne subprocesses; always stopped, by the test's own process handles."""
+    """Web server subprocesses, started as the Procfile starts them (``okeysite.web``); always
+    stopped, by the test's own process handles."""
 
     def __init__(self, env: dict[str, str]) -> None:
         self.env = env
@@ -92,7 +93,7 @@ class Servers:
             port = free_port()
             log = tempfile.TemporaryFile()
             proc = subprocess.Popen(
-                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "okeysite.asgi:application"],
+                [sys.executable, "-m", "okeysite.web", "--host", "127.0.0.1", "--port", str(port)],
                 cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
             )
             self.procs.append((port, proc, log))
@@ -100,9 +101,9 @@ class Servers:
         for port, proc, _log in self.procs:
             while not self.answers(port):
                 if proc.poll() is not None:
-                    raise AssertionError(f"daphne on port {port} exited ({proc.returncode}):\n{self.output()}")
+                    raise AssertionError(f"the server on port {port} exited ({proc.returncode}):\n{self.output()}")
                 if time.monotonic() > deadline:
-                    raise AssertionError(f"daphne on port {port} did not listen within {START_TIMEOUT} s:\n"
+                    raise AssertionError(f"the server on port {port} did not listen within {START_TIMEOUT} s:\n"
                                          f"{self.output()}")
                 time.sleep(0.1)
         return [port for port, _proc, _log in self.procs]
@@ -119,7 +120,7 @@ class Servers:
         texts = []
         for port, _proc, log in self.procs:
             log.seek(0)
-            texts.append(f"--- daphne :{port}\n{log.read().decode(errors='replace')[-4000:]}")
+            texts.append(f"--- server :{port}\n{log.read().decode(errors='replace')[-4000:]}")
         return "\n".join(texts)
 
     def stop(self) -> None:

@@ -54,13 +54,13 @@ class ProcfileServer:
         full_env.update(env)
         self.env = full_env
         command = procfile_web_command(self.port)
-        if command[0] == "env":  # run `env A=b daphne ...` through our own interpreter's daphne
+        if command[0] == "env":  # run `env A=b python -m okeysite.web ...` through our own interpreter
             command = command[1:]
             while "=" in command[0]:
                 key, _, value = command.pop(0).partition("=")
                 full_env[key] = value
-        assert command[0] == "daphne"
-        self.proc = subprocess.Popen([str(Path(os.sys.executable).with_name("daphne")), *command[1:]],
+        assert command[:3] == ["python", "-m", "okeysite.web"], command
+        self.proc = subprocess.Popen([os.sys.executable, *command[1:]],
                                      cwd=ROOT, env=full_env, stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + START_TIMEOUT
         while True:
@@ -71,7 +71,7 @@ class ProcfileServer:
                 break
             except OSError:
                 if self.proc.poll() is not None or time.monotonic() > deadline:
-                    raise AssertionError(f"daphne did not start:\n{self.output()}") from None
+                    raise AssertionError(f"the web server did not start:\n{self.output()}") from None
                 time.sleep(0.2)
 
     def url(self, path: str) -> str:
@@ -110,7 +110,7 @@ def fetch(url: str, headers: dict[str, str] | None = None):
         return error
 
 
-def test_procfile_daphne_serves_hashed_compressed_static_files_with_debug_off(collected_static):
+def test_the_procfile_web_process_serves_hashed_compressed_static_files_with_debug_off(collected_static):
     server = ProcfileServer(STATIC_ROOT=str(collected_static))
     try:
         plain = fetch(server.url("/static/js/table.js"))
@@ -163,5 +163,34 @@ def test_a_forged_forwarded_for_does_not_escape_the_per_address_login_limit(coll
         assert outcomes[10:] == ["limited", "limited"], outcomes
         # Someone else behind the same proxy is not punished for it: the proxy-seen address counts.
         assert Browser(server).failed_login(forwarded_for="198.51.100.7") == "wrong"
+    finally:
+        server.stop()
+
+
+def test_the_procfile_web_process_refuses_forged_origins_and_says_why_it_closes(collected_static):
+    """The socket guards on the wire of the production server (uvicorn, ``okeysite.web``), as the
+    browser tests check them on daphne: a page of another origin is refused at the handshake, the
+    site's own page gets its table, and a refusal after the handshake carries its code and words."""
+    import asyncio
+
+    from tests.conftest import make_player, make_room
+    from tests.e2e.test_socket_handshake import handshake_status, refusal, session_cookie
+
+    owner = make_player()
+    table = make_room(owner=owner).tables.get()
+    cookie = session_cookie(owner)
+    server = ProcfileServer(STATIC_ROOT=str(collected_static), TRUSTED_PROXY_HOPS="0")
+    try:
+        port = server.port
+        url = f"ws://127.0.0.1:{port}/ws/tables/{table.pk}/"
+        for origin in (f"http://127.0.0.1:{port + 1}", f"https://127.0.0.1:{port}", "http://evil.example"):
+            assert asyncio.run(handshake_status(url, origin, cookie)) == 403, origin
+        own = f"http://127.0.0.1:{port}"
+        assert asyncio.run(handshake_status(url, own, cookie)) == 101, server.output()
+        frame, code = asyncio.run(refusal(url, own))
+        assert (frame["code"], frame["close"], code) == ("login_required", 4401, 4401)
+        frame, code = asyncio.run(refusal(f"ws://127.0.0.1:{port}/ws/nowhere/", own))
+        assert (frame["code"], code) == ("not_found", 4404)
+        assert "Traceback" not in server.output()
     finally:
         server.stop()

@@ -343,11 +343,22 @@ def test_frames_are_decoded_in_one_place_with_bounds():
     assert json.loads(json.dumps({"type": "a", "x": [[1]]})) == sockets.decode_frame('{"type": "a", "x": [[1]]}', max_bytes=100)
 
 
-async def test_a_frame_for_a_client_that_just_left_is_dropped_not_a_crash():
-    """daphne raises when a consumer sends after the browser closed (a group event arriving before
-    the disconnect is read): the consumer died with a traceback. Now the frame is dropped."""
+def uvicorn_gone():
+    from uvicorn.protocols.utils import ClientDisconnected
+
+    return ClientDisconnected()
+
+
+def daphne_gone():
     from autobahn.exception import Disconnected
 
+    return Disconnected("Attempt to send on a closed protocol")
+
+
+@pytest.mark.parametrize("gone", [uvicorn_gone, daphne_gone], ids=["uvicorn", "daphne"])
+async def test_a_frame_for_a_client_that_just_left_is_dropped_not_a_crash(gone):
+    """Both servers raise when a consumer sends after the browser closed (a group event arriving
+    before the disconnect is read): the consumer died with a traceback. Now the frame is dropped."""
     sent = []
 
     async def app(scope, receive, send):
@@ -355,10 +366,10 @@ async def test_a_frame_for_a_client_that_just_left_is_dropped_not_a_crash():
         await send({"type": "websocket.send", "text": "second"})
         await send({"type": "websocket.send", "text": "third"})
 
-    async def daphne_send(message):
+    async def server_send(message):
         if message["text"] != "first":
-            raise Disconnected("Attempt to send on a closed protocol")
+            raise gone()
         sent.append(message["text"])
 
-    await sockets.DropSendsAfterClose(app)({"type": "websocket"}, None, daphne_send)
+    await sockets.DropSendsAfterClose(app)({"type": "websocket"}, None, server_send)
     assert sent == ["first"]
