@@ -4,7 +4,10 @@ message budget per user shared by all their sockets, forged origins, bad frames 
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
+import uuid
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -221,6 +224,43 @@ async def test_malformed_and_oversized_frames_spend_the_budget_too(settings, mon
         await communicator.send_json_to({"type": "ping"})
     assert await frames_until_quiet(communicator) == []
     await communicator.disconnect()
+
+
+def budget_on_redis(settings) -> None:
+    """The default cache on Redis whatever the run's settings (a plain ``make test`` has none), so the
+    budget takes the path production takes: counted from the socket's loop."""
+    from tests.games.test_scale_out import redis_url
+
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                                   "LOCATION": redis_url(), "KEY_PREFIX": f"budget-{uuid.uuid4().hex}"}}
+
+
+async def test_a_burst_larger_than_the_budgets_redis_pool_waits_its_turn_and_every_frame_counts(settings, monkeypatch):
+    """At 2,000 tables a server's sockets spent the budget faster than Redis answered, redis-py's
+    pool ran out of connections and sockets died ("Too many connections"). Now a frame waits
+    for a connection, and each one is counted once."""
+    budget_on_redis(settings)
+    settings.SOCKET_MESSAGES_PER_WINDOW = 250
+    monkeypatch.setattr(sockets, "clock", lambda: 3_000_000.0)
+    ident = f"user-burst-{uuid.uuid4().hex}"
+    spent = await asyncio.gather(*(sockets.spend_budget_in_loop(ident) for _ in range(12 * sockets.BUDGET_CONNECTIONS
+                                                                                      + 108)))
+    assert spent.count(True) == 250
+    assert spent.count(False) == 12 * sockets.BUDGET_CONNECTIONS + 108 - 250
+
+
+async def test_a_frame_goes_through_with_a_warning_when_redis_cannot_count_it(settings, monkeypatch, caplog):
+    """Redis down: the frame is not lost and the socket not closed (its own bucket still bounds
+    it); the log says so without a traceback."""
+    import redis.asyncio
+
+    budget_on_redis(settings)
+    nobody_there = redis.asyncio.Redis.from_url("redis://127.0.0.1:1/0")
+    monkeypatch.setattr(sockets, "_loop_client", lambda backend: nobody_there)
+    with caplog.at_level(logging.WARNING, logger="okeysite.sockets"):
+        assert await sockets.spend_budget_in_loop("user-no-redis") is True
+    [record] = [record for record in caplog.records if record.name == "okeysite.sockets"]
+    assert record.levelno == logging.WARNING and "not counted" in record.getMessage() and record.exc_info is None
 
 
 # -- 10.17: origins are checked by scheme, host and port -------------------------------------------------
