@@ -2,7 +2,7 @@
 
 uvicorn on uvloop, with httptools for HTTP and the sans-I/O ``websockets`` protocol for sockets:
 every move is a frame to each of its table's sockets, and measured under the load bench these
-cost about 0.4 ms less CPU a move than daphne's Twisted stack for the same application
+cost about 0.3 ms less CPU a move than daphne's Twisted stack for the same application
 (BENCHMARKS.md, issue 23). The ASGI application is the same one (``okeysite.asgi``); ``make run``
 keeps Django's ``runserver`` (daphne) for local work, with its autoreload.
 
