@@ -137,7 +137,7 @@ def test_a_move_is_two_statements_and_on_postgresql_both_run_prepared(playing, d
         seat = hand.turn_seat
         executed: list[str] = []
 
-        def recorded(execute, sql, params, many, context):
+        def recorded(execute, sql, params, many, context, executed=executed):
             executed.append(sql)
             return execute(sql, params, many, context)
 
