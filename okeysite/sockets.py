@@ -40,6 +40,7 @@ from urllib.parse import urlsplit
 import orjson
 import redis.asyncio as redis_asyncio
 from asgiref.sync import sync_to_async
+from autobahn.exception import Disconnected
 from channels.auth import AuthMiddlewareStack
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -51,6 +52,7 @@ from django.utils import translation
 from django.utils.http import is_same_domain
 from django.utils.translation import gettext_lazy
 from redis.exceptions import RedisError
+from uvicorn.protocols.utils import ClientDisconnected
 
 log = logging.getLogger(__name__)
 
@@ -282,7 +284,7 @@ def _redis_client(key: str) -> tuple[Any, str] | None:
         return None
     full_key = backend.make_and_validate_key(key)
     # Django builds a new client object on every call (copying redis-py's table of response
-    # callbacks): kept here, on the backend's own client, for every frame's budget and every lease.
+    # callbacks): kept here, on the backend's own client, for every lease claimed, renewed and released.
     cache_client = backend._cache
     client = getattr(cache_client, "_okey_write_client", None)
     if client is None:
@@ -344,28 +346,6 @@ def budget_key(ident: str) -> tuple[str, int, int]:
     return f"socket-budget:{ident}:{int(clock() // window)}", window * 2, limit
 
 
-def spend_budget(ident: str) -> bool:
-    """One message of this user's (or address's) budget: True while there is some left.
-
-    A fixed window counted with an atomic ``incr``, so every socket of the user on every server
-    draws from the same budget without a read-modify-write race. On Redis the count runs in the
-    socket's own loop (``spend_budget_in_loop``); this is the local memory cache's version (one
-    process, embedded mode) and the thread fallback.
-    """
-    key, expiry, limit = budget_key(ident)
-    redis = _redis_client(key)
-    if redis is not None:
-        client, full_key = redis
-        return client.eval(SPEND_BUDGET, 1, full_key, expiry) <= limit
-    if cache.add(key, 1, expiry):
-        return True
-    try:
-        return cache.incr(key) <= limit
-    except ValueError:  # expired between add and incr
-        cache.add(key, 1, expiry)
-        return True
-
-
 # Count, and give a new window its expiry, in one atomic step and one round trip.
 SPEND_BUDGET = """
 local count = redis.call('INCR', KEYS[1])
@@ -391,24 +371,40 @@ def _loop_client(backend: RedisCache) -> Any:
     return client
 
 
-async def spend_budget_in_loop(ident: str) -> bool:
-    """``spend_budget`` without leaving the event loop: every frame a server receives spends the
-    budget, and the hop to a thread and back for it cost more than the round trip to Redis
-    (BENCHMARKS.md, issue 23).
+async def spend_budget(ident: str) -> bool:
+    """One message of this user's (or address's) budget: True while there is some left.
+
+    A fixed window counted atomically, so every socket of the user on every server draws from the
+    same budget without a read-modify-write race. On Redis it is counted from the socket's own
+    loop: every frame a server receives spends the budget, and the hop to a thread and back for it
+    cost more than the round trip (BENCHMARKS.md, issue 23). The local memory cache (one process,
+    embedded mode) has no I/O to wait for and is counted in place.
 
     If Redis cannot count it (down, or no connection free within ``BUDGET_WAIT_SECONDS``), the frame
     goes through with a warning: the socket's own ``ConnectionBucket`` still bounds it, and a socket
     closed on a cache hiccup would lose the player's move."""
     backend = caches["default"]
-    if not isinstance(backend, RedisCache):
-        return await in_thread(spend_budget)(ident)
     key, expiry, limit = budget_key(ident)
+    if not isinstance(backend, RedisCache):
+        return _spend_in_local_cache(key, expiry, limit)
     try:
-        count = await _loop_client(backend).eval(SPEND_BUDGET, 1, backend.make_and_validate_key(key), expiry)
+        # Our own keys ("socket-budget:user-7:..."): make_key, not make_and_validate_key, whose
+        # memcached-safety scan of every character would run on every frame.
+        count = await _loop_client(backend).eval(SPEND_BUDGET, 1, backend.make_key(key), expiry)
     except RedisError as error:
         log.warning("message budget not counted for %s: %s", ident, error)
         return True
     return count <= limit
+
+
+def _spend_in_local_cache(key: str, expiry: int, limit: int) -> bool:
+    if cache.add(key, 1, expiry):
+        return True
+    try:
+        return cache.incr(key) <= limit
+    except ValueError:  # expired between add and incr
+        cache.add(key, 1, expiry)
+        return True
 
 
 class ConnectionBucket:
@@ -529,7 +525,7 @@ class SocketLimits:
                 message = await receive()
                 if message["type"] != "websocket.receive":
                     return message
-                if bucket.take() and await spend_budget_in_loop(ident):
+                if bucket.take() and await spend_budget(ident):
                     return message
                 # Over budget: the frame is dropped; the client is told once per window, so a
                 # flood does not get a flood of answers.
@@ -562,22 +558,9 @@ class SocketLimits:
         return claimed
 
 
-def _client_gone_errors() -> tuple[type[BaseException], ...]:
-    """What each server we run raises for a frame sent after the client left: uvicorn (production,
-    ``okeysite.web``) and daphne (``make run``, the browser tests' server)."""
-    errors: list[type[BaseException]] = []
-    with contextlib.suppress(ImportError):
-        from uvicorn.protocols.utils import ClientDisconnected
-
-        errors.append(ClientDisconnected)
-    with contextlib.suppress(ImportError):
-        from autobahn.exception import Disconnected
-
-        errors.append(Disconnected)
-    return tuple(errors)
-
-
-ClientGone = _client_gone_errors()
+# What each server we run raises for a frame sent after the client left: uvicorn (production,
+# ``okeysite.web``) and daphne's autobahn (``make run``, the browser tests' server).
+ClientGone = (ClientDisconnected, Disconnected)
 
 
 class DropSendsAfterClose:

@@ -39,6 +39,11 @@ async def refusal(url: str, origin: str, cookie: str = "") -> tuple[dict, int]:
     return frame, closed.value.rcvd.code
 
 
+def forged_origins(port: int) -> tuple[str, ...]:
+    """Pages that would send the user's cookies from another port, scheme or site of the same machine."""
+    return (f"http://127.0.0.1:{port + 1}", "http://127.0.0.1:9999", f"https://127.0.0.1:{port}", "http://evil.example")
+
+
 def test_forged_origins_are_refused_at_the_handshake_and_the_site_itself_is_not(asgi_live_server):
     owner = make_player()
     room = make_room(owner=owner)
@@ -46,9 +51,7 @@ def test_forged_origins_are_refused_at_the_handshake_and_the_site_itself_is_not(
     cookie = session_cookie(owner)
     port = asgi_live_server.port
     url = f"ws://127.0.0.1:{port}/ws/tables/{table.pk}/"
-    # The user's cookies, sent by a page on another port, scheme or site of the same machine.
-    for origin in (f"http://127.0.0.1:{port + 1}", "http://127.0.0.1:9999", f"https://127.0.0.1:{port}",
-                   "http://evil.example"):
+    for origin in forged_origins(port):
         assert asyncio.run(handshake_status(url, origin, cookie)) == 403, origin
     assert asyncio.run(handshake_status(url, f"http://127.0.0.1:{port}", cookie)) == 101
 

@@ -174,7 +174,7 @@ def test_the_procfile_web_process_refuses_forged_origins_and_says_why_it_closes(
     import asyncio
 
     from tests.conftest import make_player, make_room
-    from tests.e2e.test_socket_handshake import handshake_status, refusal, session_cookie
+    from tests.e2e.test_socket_handshake import forged_origins, handshake_status, refusal, session_cookie
 
     owner = make_player()
     table = make_room(owner=owner).tables.get()
@@ -183,7 +183,7 @@ def test_the_procfile_web_process_refuses_forged_origins_and_says_why_it_closes(
     try:
         port = server.port
         url = f"ws://127.0.0.1:{port}/ws/tables/{table.pk}/"
-        for origin in (f"http://127.0.0.1:{port + 1}", f"https://127.0.0.1:{port}", "http://evil.example"):
+        for origin in forged_origins(port):
             assert asyncio.run(handshake_status(url, origin, cookie)) == 403, origin
         own = f"http://127.0.0.1:{port}"
         assert asyncio.run(handshake_status(url, own, cookie)) == 101, server.output()
